@@ -1,0 +1,110 @@
+#include "broadcast.h"
+
+namespace onnx_ops {
+
+static bool valid_shape(const Shape& s) {
+  if (s.rank < 0 || s.rank > kMaxRank) return false;
+  if (s.rank > 0 && s.dims == nullptr) return false;
+  for (int k = 0; k < s.rank; ++k)
+    if (s.dims[k] < 0) return false;
+  return true;
+}
+
+int64_t element_count(const Shape& s) {
+  int64_t total = 1;
+  bool overflow = false;
+  for (int k = 0; k < s.rank; ++k) {
+    const int64_t d = s.dims[k];
+    if (d == 0) return 0;  // empty, whatever the other dims are
+    if (total > kMaxElements / d) overflow = true;
+    else total *= d;
+  }
+  return overflow ? -1 : total;
+}
+
+Status broadcast_shape(int n, const Shape* shapes, std::vector<int64_t>* out, int* bad_input) {
+  int rank = 0;
+  for (int i = 0; i < n; ++i) {
+    if (!valid_shape(shapes[i])) {
+      if (bad_input) *bad_input = i;
+      return Status::BadShape;
+    }
+    if (shapes[i].rank > rank) rank = shapes[i].rank;
+  }
+  out->assign(size_t(rank), 1);
+  for (int i = 0; i < n; ++i) {
+    const Shape& s = shapes[i];
+    const int offset = rank - s.rank;
+    for (int k = 0; k < s.rank; ++k) {
+      int64_t& o = (*out)[size_t(offset + k)];
+      const int64_t d = s.dims[k];
+      if (d == o || d == 1) continue;
+      if (o != 1) {
+        if (bad_input) *bad_input = i;
+        return Status::Incompatible;
+      }
+      o = d;
+    }
+  }
+  if (element_count(Shape{out->data(), rank}) < 0) return Status::TooLarge;
+  return Status::Ok;
+}
+
+Status plan_broadcast(int n, const Shape* inputs, const Shape& out_shape, BroadcastPlan* plan) {
+  std::vector<int64_t> expected;
+  const Status st = broadcast_shape(n, inputs, &expected);
+  if (st != Status::Ok) return st;
+  if (!valid_shape(out_shape) || size_t(out_shape.rank) != expected.size()) return Status::OutShapeMismatch;
+  for (int k = 0; k < out_shape.rank; ++k)
+    if (out_shape.dims[k] != expected[size_t(k)]) return Status::OutShapeMismatch;
+
+  const int rank = out_shape.rank;
+  plan->n_inputs = n;
+  plan->total = element_count(out_shape);
+  plan->dims.clear();
+  plan->strides.clear();
+
+  // Full strides of every input aligned to the output's dims (0 where broadcast).
+  std::vector<int64_t> full(size_t(n) * size_t(rank), 0);
+  for (int i = 0; i < n; ++i) {
+    const Shape& s = inputs[i];
+    int64_t step = 1;
+    for (int k = rank - 1; k >= 0; --k) {
+      const int ik = k - (rank - s.rank);
+      const int64_t d = ik >= 0 ? s.dims[ik] : 1;
+      full[size_t(i) * rank + k] = d == 1 ? 0 : step;
+      step *= d;
+    }
+  }
+
+  // Keep the output dims that are not 1, merging each into the previous kept
+  // dim when every input steps through the pair as through one dim.
+  std::vector<int64_t> dims;
+  std::vector<std::vector<int64_t>> steps(static_cast<size_t>(n));
+  for (int k = 0; k < rank; ++k) {
+    const int64_t d = out_shape.dims[k];
+    if (d == 1) continue;
+    bool merge = !dims.empty();
+    for (int i = 0; merge && i < n; ++i)
+      merge = steps[size_t(i)].back() == full[size_t(i) * rank + k] * d;
+    if (merge) {
+      dims.back() *= d;
+      for (int i = 0; i < n; ++i) steps[size_t(i)].back() = full[size_t(i) * rank + k];
+    } else {
+      dims.push_back(d);
+      for (int i = 0; i < n; ++i) steps[size_t(i)].push_back(full[size_t(i) * rank + k]);
+    }
+  }
+  if (dims.empty()) {  // a scalar, or all dims 1
+    dims.push_back(1);
+    for (int i = 0; i < n; ++i) steps[size_t(i)].push_back(0);
+  }
+  plan->rank = int(dims.size());
+  plan->dims = dims;
+  plan->strides.reserve(size_t(n) * dims.size());
+  for (int i = 0; i < n; ++i)
+    plan->strides.insert(plan->strides.end(), steps[size_t(i)].begin(), steps[size_t(i)].end());
+  return Status::Ok;
+}
+
+}  // namespace onnx_ops

@@ -1,0 +1,150 @@
+// The 128-bit vector layer every kernel is written against.
+//
+// In a wasm build with -msimd128 this is exactly <wasm_simd128.h>. Natively
+// (g++/clang, for the sanitizer and fuzz builds) the same intrinsic names are
+// provided by a lane-by-lane emulation that follows the WebAssembly SIMD spec
+// for the operations used here, so the native tests execute the very same
+// kernel bodies, bit for bit, that run in wasm.
+//
+// Define ONNX_OPS_SCALAR to compile the kernels without any vector path (the
+// scalar remainder loop then does all the work); the tests run that way too.
+#pragma once
+
+#if !defined(ONNX_OPS_SCALAR)
+#define ONNX_OPS_VECTOR 1
+#endif
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#define ONNX_OPS_NATIVE_SIMD 1
+#else
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace onnx_ops_emul {
+struct v128 {
+  alignas(16) unsigned char bytes[16];
+};
+
+template <class L>
+inline L lane(const v128& v, int i) {
+  L x;
+  std::memcpy(&x, v.bytes + i * sizeof(L), sizeof(L));
+  return x;
+}
+template <class L>
+inline void set_lane(v128& v, int i, L x) {
+  std::memcpy(v.bytes + i * sizeof(L), &x, sizeof(L));
+}
+// All-ones / all-zeros lane of the lane's width, as wasm comparisons produce.
+template <class L>
+inline L mask_lane(bool m) {
+  using U = std::conditional_t<sizeof(L) == 1, uint8_t,
+            std::conditional_t<sizeof(L) == 2, uint16_t,
+            std::conditional_t<sizeof(L) == 4, uint32_t, uint64_t>>>;
+  U u = m ? static_cast<U>(~U(0)) : U(0);
+  L x;
+  std::memcpy(&x, &u, sizeof(L));
+  return x;
+}
+template <class L, class F>
+inline v128 map1(v128 a, F f) {
+  v128 r;
+  for (int i = 0; i < int(16 / sizeof(L)); ++i) set_lane<L>(r, i, f(lane<L>(a, i)));
+  return r;
+}
+template <class L, class F>
+inline v128 map2(v128 a, v128 b, F f) {
+  v128 r;
+  for (int i = 0; i < int(16 / sizeof(L)); ++i)
+    set_lane<L>(r, i, f(lane<L>(a, i), lane<L>(b, i)));
+  return r;
+}
+template <class L, class F>
+inline v128 cmp2(v128 a, v128 b, F f) {
+  v128 r;
+  for (int i = 0; i < int(16 / sizeof(L)); ++i)
+    set_lane(r, i, mask_lane<L>(f(lane<L>(a, i), lane<L>(b, i))));
+  return r;
+}
+template <class L>
+inline v128 splat(L x) {
+  v128 r;
+  for (int i = 0; i < int(16 / sizeof(L)); ++i) set_lane<L>(r, i, x);
+  return r;
+}
+}  // namespace onnx_ops_emul
+
+typedef onnx_ops_emul::v128 v128_t;
+
+inline v128_t wasm_v128_load(const void* p) {
+  v128_t r;
+  std::memcpy(r.bytes, p, 16);
+  return r;
+}
+inline void wasm_v128_store(void* p, v128_t v) { std::memcpy(p, v.bytes, 16); }
+
+#define ONNX_OPS_EMUL_BITWISE(name, expr)                                           \
+  inline v128_t name(v128_t a, v128_t b) {                                          \
+    return onnx_ops_emul::map2<uint8_t>(a, b, [](uint8_t x, uint8_t y) {            \
+      return static_cast<uint8_t>(expr);                                            \
+    });                                                                             \
+  }
+ONNX_OPS_EMUL_BITWISE(wasm_v128_and, x & y)
+ONNX_OPS_EMUL_BITWISE(wasm_v128_or, x | y)
+ONNX_OPS_EMUL_BITWISE(wasm_v128_xor, x ^ y)
+ONNX_OPS_EMUL_BITWISE(wasm_v128_andnot, x & ~y)
+#undef ONNX_OPS_EMUL_BITWISE
+
+// bitselect(a, b, m): bits of a where m is 1, bits of b where m is 0.
+inline v128_t wasm_v128_bitselect(v128_t a, v128_t b, v128_t m) {
+  v128_t r;
+  for (int i = 0; i < 16; ++i)
+    r.bytes[i] = static_cast<unsigned char>((a.bytes[i] & m.bytes[i]) | (b.bytes[i] & ~m.bytes[i]));
+  return r;
+}
+
+#define ONNX_OPS_EMUL_SPLAT(name, L) \
+  inline v128_t name(L x) { return onnx_ops_emul::splat<L>(x); }
+ONNX_OPS_EMUL_SPLAT(wasm_i8x16_splat, int8_t)
+ONNX_OPS_EMUL_SPLAT(wasm_i16x8_splat, int16_t)
+ONNX_OPS_EMUL_SPLAT(wasm_i32x4_splat, int32_t)
+ONNX_OPS_EMUL_SPLAT(wasm_i64x2_splat, int64_t)
+ONNX_OPS_EMUL_SPLAT(wasm_f32x4_splat, float)
+ONNX_OPS_EMUL_SPLAT(wasm_f64x2_splat, double)
+#undef ONNX_OPS_EMUL_SPLAT
+
+#define ONNX_OPS_EMUL_MAX(name, L) \
+  inline v128_t name(v128_t a, v128_t b) { return onnx_ops_emul::map2<L>(a, b, [](L x, L y) { return x > y ? x : y; }); }
+ONNX_OPS_EMUL_MAX(wasm_i8x16_max, int8_t)
+ONNX_OPS_EMUL_MAX(wasm_u8x16_max, uint8_t)
+ONNX_OPS_EMUL_MAX(wasm_i16x8_max, int16_t)
+ONNX_OPS_EMUL_MAX(wasm_u16x8_max, uint16_t)
+ONNX_OPS_EMUL_MAX(wasm_i32x4_max, int32_t)
+ONNX_OPS_EMUL_MAX(wasm_u32x4_max, uint32_t)
+#undef ONNX_OPS_EMUL_MAX
+
+#define ONNX_OPS_EMUL_CMP(name, L, op) \
+  inline v128_t name(v128_t a, v128_t b) { return onnx_ops_emul::cmp2<L>(a, b, [](L x, L y) { return x op y; }); }
+ONNX_OPS_EMUL_CMP(wasm_i16x8_gt, int16_t, >)
+ONNX_OPS_EMUL_CMP(wasm_i16x8_ge, int16_t, >=)
+ONNX_OPS_EMUL_CMP(wasm_i64x2_gt, int64_t, >)
+ONNX_OPS_EMUL_CMP(wasm_f32x4_eq, float, ==)
+ONNX_OPS_EMUL_CMP(wasm_f32x4_ne, float, !=)
+ONNX_OPS_EMUL_CMP(wasm_f32x4_lt, float, <)
+ONNX_OPS_EMUL_CMP(wasm_f32x4_gt, float, >)
+ONNX_OPS_EMUL_CMP(wasm_f64x2_eq, double, ==)
+ONNX_OPS_EMUL_CMP(wasm_f64x2_ne, double, !=)
+ONNX_OPS_EMUL_CMP(wasm_f64x2_lt, double, <)
+ONNX_OPS_EMUL_CMP(wasm_f64x2_gt, double, >)
+#undef ONNX_OPS_EMUL_CMP
+
+// Arithmetic shifts right; the count is taken modulo the lane width (wasm spec).
+inline v128_t wasm_i16x8_shr(v128_t a, uint32_t n) {
+  return onnx_ops_emul::map1<int16_t>(a, [n](int16_t x) { return static_cast<int16_t>(x >> (n & 15)); });
+}
+inline v128_t wasm_i64x2_shr(v128_t a, uint32_t n) {
+  return onnx_ops_emul::map1<int64_t>(a, [n](int64_t x) { return static_cast<int64_t>(x >> (n & 63)); });
+}
+#endif

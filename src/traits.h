@@ -1,0 +1,168 @@
+// Per-dtype traits: the only place where Max and Relu differ between dtypes.
+//
+// Each traits struct has
+//   T                       the storage type (float16/bfloat16: raw uint16 bits)
+//   max1(a, b), relu1(x)    the scalar semantics (used for remainders, and the
+//                           reference the vector code must match bit for bit)
+//   vmax(a, b), vrelu(x)    the same on a 128-bit vector of 16/sizeof(T) lanes
+//
+// Semantics (identical for both paths, documented in the README):
+//   * NaN propagates. max(a, b) with a NaN returns the first NaN operand,
+//     bit for bit (payload and sign kept); relu(NaN) returns that NaN.
+//   * Signed zeros: +0 is greater than -0, so max(-0, +0) = max(+0, -0) = +0
+//     and relu(-0) = +0 (as IEEE 754-2019 maximum and JavaScript Math.max).
+//   * float16/bfloat16 compare as the numbers they encode (subnormals kept).
+//   * 64-bit integers compare exactly; uint64 compares unsigned.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "simd128.h"
+
+namespace onnx_ops {
+
+// ---- IEEE binary32 / binary64 -------------------------------------------
+
+template <class F, class Bits>
+inline F and_bits(F a, F b) {
+  Bits x, y;
+  std::memcpy(&x, &a, sizeof x);
+  std::memcpy(&y, &b, sizeof y);
+  x &= y;
+  F r;
+  std::memcpy(&r, &x, sizeof r);
+  return r;
+}
+
+template <class F, class Bits>
+struct IeeeScalar {
+  using T = F;
+  static T max1(T a, T b) {
+    if (a != a) return a;
+    if (b != b) return b;
+    if (a == b) return and_bits<F, Bits>(a, b);  // max(-0, +0) = +0
+    return a > b ? a : b;
+  }
+  static T relu1(T x) {
+    if (x != x) return x;
+    return x > T(0) ? x : T(0);
+  }
+};
+
+struct Float32Traits : IeeeScalar<float, uint32_t> {
+#ifdef ONNX_OPS_VECTOR
+  static v128_t vmax(v128_t a, v128_t b) {
+    // Take b where a is not NaN and (a < b or b is NaN); then, where a == b,
+    // a & b turns (-0, +0) into +0 and leaves equal values alone.
+    const v128_t take_b = wasm_v128_andnot(
+        wasm_v128_or(wasm_f32x4_lt(a, b), wasm_f32x4_ne(b, b)), wasm_f32x4_ne(a, a));
+    const v128_t r = wasm_v128_bitselect(b, a, take_b);
+    return wasm_v128_andnot(r, wasm_v128_andnot(wasm_f32x4_eq(a, b), b));
+  }
+  static v128_t vrelu(v128_t x) {
+    return wasm_v128_and(x, wasm_v128_or(wasm_f32x4_gt(x, wasm_f32x4_splat(0.0f)), wasm_f32x4_ne(x, x)));
+  }
+#endif
+};
+
+struct Float64Traits : IeeeScalar<double, uint64_t> {
+#ifdef ONNX_OPS_VECTOR
+  static v128_t vmax(v128_t a, v128_t b) {
+    const v128_t take_b = wasm_v128_andnot(
+        wasm_v128_or(wasm_f64x2_lt(a, b), wasm_f64x2_ne(b, b)), wasm_f64x2_ne(a, a));
+    const v128_t r = wasm_v128_bitselect(b, a, take_b);
+    return wasm_v128_andnot(r, wasm_v128_andnot(wasm_f64x2_eq(a, b), b));
+  }
+  static v128_t vrelu(v128_t x) {
+    return wasm_v128_and(x, wasm_v128_or(wasm_f64x2_gt(x, wasm_f64x2_splat(0.0)), wasm_f64x2_ne(x, x)));
+  }
+#endif
+};
+
+// ---- 16-bit floats as raw bits -------------------------------------------
+// For a non-NaN value u, key(u) = u ^ ((u >> 15) & 0x7fff) read as int16 orders
+// exactly like the numbers (with -0 just below +0). NaN is detected from the
+// bits: |u| above the infinity pattern.
+template <uint16_t kInfBits>
+struct Half16Traits {
+  using T = uint16_t;
+  static bool isnan1(T u) { return (u & 0x7fff) > kInfBits; }
+  static int16_t key1(T u) {
+    const int16_t s = static_cast<int16_t>(u);
+    return static_cast<int16_t>(s ^ ((s >> 15) & 0x7fff));
+  }
+  static T max1(T a, T b) {
+    if (isnan1(a)) return a;
+    if (isnan1(b)) return b;
+    return key1(b) > key1(a) ? b : a;
+  }
+  static T relu1(T x) { return (x & 0x8000) && !isnan1(x) ? T(0) : x; }
+#ifdef ONNX_OPS_VECTOR
+  static v128_t visnan(v128_t u) {
+    return wasm_i16x8_gt(wasm_v128_and(u, wasm_i16x8_splat(0x7fff)), wasm_i16x8_splat(kInfBits));
+  }
+  static v128_t vkey(v128_t u) {
+    return wasm_v128_xor(u, wasm_v128_and(wasm_i16x8_shr(u, 15), wasm_i16x8_splat(0x7fff)));
+  }
+  static v128_t vmax(v128_t a, v128_t b) {
+    const v128_t take_b =
+        wasm_v128_andnot(wasm_v128_or(wasm_i16x8_gt(vkey(b), vkey(a)), visnan(b)), visnan(a));
+    return wasm_v128_bitselect(b, a, take_b);
+  }
+  static v128_t vrelu(v128_t x) {
+    // Keep x where its sign bit is clear or it is a NaN; else +0.
+    return wasm_v128_and(x, wasm_v128_or(wasm_i16x8_ge(x, wasm_i16x8_splat(0)), visnan(x)));
+  }
+#endif
+};
+using Float16Traits = Half16Traits<0x7c00>;
+using Bfloat16Traits = Half16Traits<0x7f80>;
+
+// ---- integers ---------------------------------------------------------------
+
+template <class I>
+struct IntScalar {
+  using T = I;
+  static T max1(T a, T b) { return a > b ? a : b; }
+  static T relu1(T x) { return x > T(0) ? x : T(0); }
+};
+
+#ifdef ONNX_OPS_VECTOR
+#define ONNX_OPS_INT_TRAITS(Name, I, vmax_fn, splat_fn)                                  \
+  struct Name : IntScalar<I> {                                                           \
+    static v128_t vmax(v128_t a, v128_t b) { return vmax_fn(a, b); }                     \
+    static v128_t vrelu(v128_t x) { return vmax_fn(x, splat_fn(0)); }                    \
+  };
+#else
+#define ONNX_OPS_INT_TRAITS(Name, I, vmax_fn, splat_fn) \
+  struct Name : IntScalar<I> {};
+#endif
+ONNX_OPS_INT_TRAITS(Int8Traits, int8_t, wasm_i8x16_max, wasm_i8x16_splat)
+ONNX_OPS_INT_TRAITS(Uint8Traits, uint8_t, wasm_u8x16_max, wasm_i8x16_splat)
+ONNX_OPS_INT_TRAITS(Int16Traits, int16_t, wasm_i16x8_max, wasm_i16x8_splat)
+ONNX_OPS_INT_TRAITS(Uint16Traits, uint16_t, wasm_u16x8_max, wasm_i16x8_splat)
+ONNX_OPS_INT_TRAITS(Int32Traits, int32_t, wasm_i32x4_max, wasm_i32x4_splat)
+ONNX_OPS_INT_TRAITS(Uint32Traits, uint32_t, wasm_u32x4_max, wasm_i32x4_splat)
+#undef ONNX_OPS_INT_TRAITS
+
+struct Int64Traits : IntScalar<int64_t> {
+#ifdef ONNX_OPS_VECTOR
+  static v128_t vmax(v128_t a, v128_t b) { return wasm_v128_bitselect(b, a, wasm_i64x2_gt(b, a)); }
+  // x & ~(x >> 63): zero for negative x.
+  static v128_t vrelu(v128_t x) { return wasm_v128_andnot(x, wasm_i64x2_shr(x, 63)); }
+#endif
+};
+
+struct Uint64Traits : IntScalar<uint64_t> {
+#ifdef ONNX_OPS_VECTOR
+  static v128_t vmax(v128_t a, v128_t b) {
+    // Unsigned order = signed order after flipping the top bit.
+    const v128_t flip = wasm_i64x2_splat(INT64_MIN);
+    return wasm_v128_bitselect(b, a, wasm_i64x2_gt(wasm_v128_xor(b, flip), wasm_v128_xor(a, flip)));
+  }
+  static v128_t vrelu(v128_t x) { return x; }
+#endif
+};
+
+}  // namespace onnx_ops

@@ -1,0 +1,127 @@
+// The broadcast planner: output shapes, errors, and how dims collapse.
+#include <doctest/doctest.h>
+
+#include "broadcast.h"
+
+using namespace onnx_ops;
+
+namespace {
+
+struct Shapes {
+  std::vector<std::vector<int64_t>> dims;
+  std::vector<Shape> view() const {
+    std::vector<Shape> v;
+    for (const auto& d : dims) v.push_back(Shape{d.data(), int(d.size())});
+    return v;
+  }
+};
+
+Status bshape(const Shapes& s, std::vector<int64_t>* out, int* bad = nullptr) {
+  const auto v = s.view();
+  return broadcast_shape(int(v.size()), v.data(), out, bad);
+}
+
+BroadcastPlan plan_of(const Shapes& s) {
+  std::vector<int64_t> out;
+  REQUIRE(bshape(s, &out) == Status::Ok);
+  const auto v = s.view();
+  BroadcastPlan p;
+  REQUIRE(plan_broadcast(int(v.size()), v.data(), Shape{out.data(), int(out.size())}, &p) == Status::Ok);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("broadcast_shape follows numpy") {
+  std::vector<int64_t> out;
+  CHECK(bshape({{{2, 3}, {3}}}, &out) == Status::Ok);
+  CHECK(out == std::vector<int64_t>{2, 3});
+  CHECK(bshape({{{2, 1, 4}, {3, 1}, {}}}, &out) == Status::Ok);
+  CHECK(out == std::vector<int64_t>{2, 3, 4});
+  CHECK(bshape({{{}, {}}}, &out) == Status::Ok);
+  CHECK(out.empty());
+  CHECK(bshape({{{0, 3}, {1, 3}}}, &out) == Status::Ok);
+  CHECK(out == std::vector<int64_t>{0, 3});
+  CHECK(bshape({{{0}, {1}}}, &out) == Status::Ok);
+  CHECK(out == std::vector<int64_t>{0});
+  CHECK(bshape({{{1, 1, 1, 1, 1, 1, 1, 1, 5}, {2, 1, 1, 1, 1, 1, 1, 1, 1}}}, &out) == Status::Ok);
+  CHECK(out == std::vector<int64_t>{2, 1, 1, 1, 1, 1, 1, 1, 5});
+}
+
+TEST_CASE("broadcast_shape errors name the input") {
+  std::vector<int64_t> out;
+  int bad = -1;
+  CHECK(bshape({{{2, 3}, {4}}}, &out, &bad) == Status::Incompatible);
+  CHECK(bad == 1);
+  CHECK(bshape({{{0}, {2}}}, &out, &bad) == Status::Incompatible);  // 0 broadcasts only with 0 or 1
+  CHECK(bshape({{{3}, {3}, {2, -1}}}, &out, &bad) == Status::BadShape);
+  CHECK(bad == 2);
+  CHECK(bshape({{std::vector<int64_t>(kMaxRank + 1, 1)}}, &out, &bad) == Status::BadShape);
+  CHECK(bshape({{std::vector<int64_t>(kMaxRank, 1)}}, &out, &bad) == Status::Ok);
+  CHECK(bshape({{{int64_t(1) << 31, int64_t(1) << 31}, {1}}}, &out) == Status::TooLarge);
+}
+
+TEST_CASE("element counts above 2^53 are TooLarge, empty tensors are not") {
+  std::vector<int64_t> out;
+  CHECK(bshape({{{int64_t(1) << 27, int64_t(1) << 27}}}, &out) == Status::TooLarge);
+  CHECK(bshape({{{int64_t(1) << 53}}}, &out) == Status::TooLarge);
+  CHECK(bshape({{{(int64_t(1) << 53) - 1}}}, &out) == Status::Ok);
+  CHECK(bshape({{{int64_t(1) << 62, int64_t(1) << 62, 0}}}, &out) == Status::Ok);
+  const int64_t huge[] = {INT64_MAX, INT64_MAX};
+  CHECK(element_count(Shape{huge, 2}) == -1);
+}
+
+TEST_CASE("plan: same shapes collapse to one contiguous run") {
+  const auto p = plan_of({{{2, 3, 4}, {2, 3, 4}, {2, 3, 4}}});
+  CHECK(p.rank == 1);
+  CHECK(p.dims == std::vector<int64_t>{24});
+  CHECK(p.total == 24);
+  for (int i = 0; i < 3; ++i) CHECK(p.stride(i, 0) == 1);
+}
+
+TEST_CASE("plan: a row broadcast is an outer loop over rows with the row restarting") {
+  const auto p = plan_of({{{7, 1024}, {1024}}});
+  CHECK(p.dims == std::vector<int64_t>{7, 1024});
+  CHECK(p.stride(0, 0) == 1024);
+  CHECK(p.stride(1, 0) == 0);
+  CHECK(p.stride(0, 1) == 1);
+  CHECK(p.stride(1, 1) == 1);
+}
+
+TEST_CASE("plan: a scalar operand is stride 0 on the inner run") {
+  const auto p = plan_of({{{5, 6}, {}}});
+  CHECK(p.dims == std::vector<int64_t>{30});
+  CHECK(p.stride(0, 0) == 1);
+  CHECK(p.stride(1, 0) == 0);
+}
+
+TEST_CASE("plan: size-1 dims vanish and broadcast-both dims merge") {
+  const auto p = plan_of({{{2, 1, 3, 4, 1}, {2, 1, 1, 1, 1}}});
+  // Output [2,1,3,4,1] -> [2, 12]; input 1 is one value per outer index.
+  CHECK(p.dims == std::vector<int64_t>{2, 12});
+  CHECK(p.stride(0, 0) == 12);
+  CHECK(p.stride(1, 0) == 1);
+  CHECK(p.stride(1, 1) == 0);
+  const auto q = plan_of({{{3, 1}, {1, 4}}});
+  CHECK(q.dims == std::vector<int64_t>{3, 4});
+  CHECK(q.stride(0, 0) == 1);
+  CHECK(q.stride(0, 1) == 0);
+  CHECK(q.stride(1, 0) == 0);
+  CHECK(q.stride(1, 1) == 1);
+}
+
+TEST_CASE("plan: scalars and all-ones shapes are a run of one") {
+  const auto p = plan_of({{{}, {1, 1}}});
+  CHECK(p.rank == 1);
+  CHECK(p.dims == std::vector<int64_t>{1});
+  CHECK(p.total == 1);
+}
+
+TEST_CASE("plan: the given output shape must be the broadcast") {
+  const std::vector<int64_t> a{2, 3}, wrong{3, 2}, longer{1, 2, 3};
+  const Shape in[] = {Shape{a.data(), 2}};
+  BroadcastPlan p;
+  CHECK(plan_broadcast(1, in, Shape{wrong.data(), 2}, &p) == Status::OutShapeMismatch);
+  CHECK(plan_broadcast(1, in, Shape{longer.data(), 3}, &p) == Status::OutShapeMismatch);
+  CHECK(plan_broadcast(1, in, Shape{a.data(), 2}, &p) == Status::Ok);
+}

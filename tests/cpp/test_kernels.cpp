@@ -1,0 +1,162 @@
+// Each micro-kernel, each dtype, against the reference in support.h: every
+// length 0..67 (main loop, vector loop and scalar remainder), every operand
+// variant (contiguous / repeated value), in place, and canaries around the
+// output to catch writes out of bounds.
+#include <doctest/doctest.h>
+
+#include "kernels.h"
+#include "support.h"
+
+using namespace onnx_ops;
+
+namespace {
+
+constexpr size_t kGuard = 16;
+
+template <class Tr>
+std::vector<typename Tr::T> with_guards(size_t n, std::mt19937_64& rng) {
+  return test::random_vector<Tr>(rng, n + 2 * kGuard);
+}
+
+template <class Tr, bool kA, bool kB>
+void check_max_variant(std::mt19937_64& rng) {
+  using T = typename Tr::T;
+  for (size_t n = 0; n <= 67; ++n) {
+    const auto a = test::random_vector<Tr>(rng, n + 1);
+    const auto b = test::random_vector<Tr>(rng, n + 1);
+    auto out = with_guards<Tr>(n, rng);
+    const auto before = out;
+    max_kernel<Tr, kA, kB>(n, a.data(), b.data(), out.data() + kGuard);
+    for (size_t i = 0; i < n; ++i) {
+      const T want = test::ref_max<Tr>(kA ? a[0] : a[i], kB ? b[0] : b[i]);
+      INFO("n=" << n << " i=" << i << " a_scalar=" << kA << " b_scalar=" << kB);
+      REQUIRE(test::same_bits(out[kGuard + i], want));
+    }
+    for (size_t g = 0; g < kGuard; ++g) {
+      REQUIRE(test::same_bits(out[g], before[g]));
+      REQUIRE(test::same_bits(out[kGuard + n + g], before[kGuard + n + g]));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("max kernel: every length and operand variant matches the reference", Tr, ONNX_OPS_ALL_TRAITS) {
+  std::mt19937_64 rng(42);
+  for (int round = 0; round < 20; ++round) {
+    check_max_variant<Tr, false, false>(rng);
+    check_max_variant<Tr, false, true>(rng);
+    check_max_variant<Tr, true, false>(rng);
+    check_max_variant<Tr, true, true>(rng);
+  }
+}
+
+TEST_CASE_TEMPLATE("max kernel: every pair of special values, both orders, in every lane", Tr, ONNX_OPS_ALL_TRAITS) {
+  using T = typename Tr::T;
+  const auto sp = test::specials<Tr>();
+  std::vector<T> a, b;
+  for (T x : sp)
+    for (T y : sp) {
+      a.push_back(x);
+      b.push_back(y);
+    }
+  // Rotating the start puts each pair in every lane position.
+  for (size_t shift = 0; shift < 16; ++shift) {
+    std::vector<T> out(a.size() - shift);
+    max_kernel<Tr, false, false>(out.size(), a.data() + shift, b.data() + shift, out.data());
+    for (size_t i = 0; i < out.size(); ++i) {
+      INFO("i=" << i + shift);
+      REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(a[i + shift], b[i + shift])));
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("max kernel: in place on either operand", Tr, ONNX_OPS_ALL_TRAITS) {
+  std::mt19937_64 rng(7);
+  for (size_t n = 0; n <= 67; ++n) {
+    auto a = test::random_vector<Tr>(rng, n);
+    auto b = test::random_vector<Tr>(rng, n);
+    const auto a0 = a, b0 = b;
+    max_kernel<Tr, false, false>(n, a.data(), b.data(), a.data());
+    for (size_t i = 0; i < n; ++i) REQUIRE(test::same_bits(a[i], test::ref_max<Tr>(a0[i], b0[i])));
+    max_kernel<Tr, false, false>(n, a0.data(), b.data(), b.data());
+    for (size_t i = 0; i < n; ++i) REQUIRE(test::same_bits(b[i], test::ref_max<Tr>(a0[i], b0[i])));
+  }
+}
+
+TEST_CASE("max kernel: float16 and bfloat16, every bit pattern against every special value") {
+  auto run = [](auto traits) {
+    using Tr = decltype(traits);
+    const auto sp = test::specials<Tr>();
+    std::vector<uint16_t> all(65536), out(65536);
+    for (size_t i = 0; i < all.size(); ++i) all[i] = uint16_t(i);
+    for (uint16_t s : sp) {
+      max_kernel<Tr, false, true>(all.size(), all.data(), &s, out.data());
+      for (size_t i = 0; i < all.size(); ++i) REQUIRE(out[i] == test::ref_max<Tr>(all[i], s));
+      max_kernel<Tr, true, false>(all.size(), &s, all.data(), out.data());
+      for (size_t i = 0; i < all.size(); ++i) REQUIRE(out[i] == test::ref_max<Tr>(s, all[i]));
+    }
+  };
+  run(Float16Traits{});
+  run(Bfloat16Traits{});
+}
+
+TEST_CASE_TEMPLATE("relu kernel: every length, specials, in place", Tr, ONNX_OPS_SIGNED_TRAITS) {
+  using T = typename Tr::T;
+  std::mt19937_64 rng(3);
+  for (int round = 0; round < 20; ++round) {
+    for (size_t n = 0; n <= 67; ++n) {
+      const auto x = test::random_vector<Tr>(rng, n);
+      auto out = with_guards<Tr>(n, rng);
+      const auto before = out;
+      relu_kernel<Tr>(n, x.data(), out.data() + kGuard);
+      for (size_t i = 0; i < n; ++i) REQUIRE(test::same_bits(out[kGuard + i], test::ref_relu<Tr>(x[i])));
+      for (size_t g = 0; g < kGuard; ++g) {
+        REQUIRE(test::same_bits(out[g], before[g]));
+        REQUIRE(test::same_bits(out[kGuard + n + g], before[kGuard + n + g]));
+      }
+      auto inplace = x;
+      relu_kernel<Tr>(n, inplace.data(), inplace.data());
+      for (size_t i = 0; i < n; ++i) REQUIRE(test::same_bits(inplace[i], test::ref_relu<Tr>(x[i])));
+    }
+  }
+  auto sp = test::specials<Tr>();
+  for (size_t shift = 0; shift < 16; ++shift) {
+    std::vector<T> in;
+    for (size_t k = 0; k < shift; ++k) in.push_back(T(1));
+    in.insert(in.end(), sp.begin(), sp.end());
+    std::vector<T> out(in.size());
+    relu_kernel<Tr>(in.size(), in.data(), out.data());
+    for (size_t i = 0; i < in.size(); ++i) REQUIRE(test::same_bits(out[i], test::ref_relu<Tr>(in[i])));
+  }
+}
+
+TEST_CASE("relu kernel: float16 and bfloat16, every bit pattern") {
+  auto run = [](auto traits) {
+    using Tr = decltype(traits);
+    std::vector<uint16_t> all(65536), out(65536);
+    for (size_t i = 0; i < all.size(); ++i) all[i] = uint16_t(i);
+    relu_kernel<Tr>(all.size(), all.data(), out.data());
+    for (size_t i = 0; i < all.size(); ++i) REQUIRE(out[i] == test::ref_relu<Tr>(all[i]));
+  };
+  run(Float16Traits{});
+  run(Bfloat16Traits{});
+}
+
+TEST_CASE("documented choices: first NaN wins with its payload, +0 beats -0, relu(-0) = +0") {
+  const float qnan = std::numeric_limits<float>::quiet_NaN();
+  const float p1 = test::bit_cast<float>(test::bit_cast<uint32_t>(qnan) | 1u);
+  const float p2 = test::bit_cast<float>(test::bit_cast<uint32_t>(qnan) | 2u | 0x80000000u);
+  float a[4] = {p1, 1.0f, -0.0f, 0.0f}, b[4] = {p2, p2, 0.0f, -0.0f}, out[4];
+  max_kernel<Float32Traits, false, false>(4, a, b, out);
+  CHECK(test::bit_cast<uint32_t>(out[0]) == test::bit_cast<uint32_t>(p1));
+  CHECK(test::bit_cast<uint32_t>(out[1]) == test::bit_cast<uint32_t>(p2));
+  CHECK(test::bit_cast<uint32_t>(out[2]) == 0u);
+  CHECK(test::bit_cast<uint32_t>(out[3]) == 0u);
+  float x[4] = {-0.0f, p2, -1.0f, 2.0f}, y[4];
+  relu_kernel<Float32Traits>(4, x, y);
+  CHECK(test::bit_cast<uint32_t>(y[0]) == 0u);
+  CHECK(test::bit_cast<uint32_t>(y[1]) == test::bit_cast<uint32_t>(p2));
+  CHECK(y[2] == 0.0f);
+  CHECK(y[3] == 2.0f);
+}

@@ -1,0 +1,163 @@
+// Whole-tensor Max and Relu against a naive broadcasting reference: random
+// shapes (rank 0..6, with 1s and 0s), 1..6 inputs, every dtype, in place.
+#include <doctest/doctest.h>
+
+#include "ops.h"
+#include "support.h"
+
+using namespace onnx_ops;
+
+namespace {
+
+using Dims = std::vector<int64_t>;
+
+int64_t count(const Dims& d) {
+  int64_t c = 1;
+  for (auto x : d) c *= x;
+  return c;
+}
+
+// Naive: for each output index, each input's index by numpy's rules.
+template <class Tr>
+std::vector<typename Tr::T> naive_max(const std::vector<Dims>& shapes,
+                                      const std::vector<std::vector<typename Tr::T>>& data, const Dims& out) {
+  std::vector<typename Tr::T> r(static_cast<size_t>(count(out)));
+  const int R = int(out.size());
+  for (int64_t flat = 0; flat < count(out); ++flat) {
+    Dims idx(static_cast<size_t>(R));
+    int64_t rem = flat;
+    for (int k = R - 1; k >= 0; --k) {
+      idx[size_t(k)] = rem % out[size_t(k)];
+      rem /= out[size_t(k)];
+    }
+    typename Tr::T acc{};
+    for (size_t i = 0; i < shapes.size(); ++i) {
+      const Dims& s = shapes[i];
+      int64_t off = 0;
+      for (size_t k = 0; k < s.size(); ++k) {
+        const int64_t d = s[k];
+        const int64_t j = d == 1 ? 0 : idx[size_t(R) - s.size() + k];
+        off = off * d + j;
+      }
+      acc = i == 0 ? data[i][size_t(off)] : test::ref_max<Tr>(acc, data[i][size_t(off)]);
+    }
+    r[size_t(flat)] = acc;
+  }
+  return r;
+}
+
+// Random broadcast-compatible shapes: an output shape, then each input drops
+// leading dims and turns some dims into 1.
+std::vector<Dims> random_shapes(std::mt19937_64& rng, int n, bool allow_empty) {
+  const int R = int(rng() % 7);
+  Dims out(static_cast<size_t>(R));
+  do {  // keep the naive reference quick: at most 6000 output elements
+    for (auto& d : out) {
+      const uint64_t r = rng() % 10;
+      d = allow_empty && r == 0 ? 0 : int64_t(1 + rng() % (r < 5 ? 3 : 70));
+    }
+  } while (count(out) > 6000);
+  std::vector<Dims> shapes;
+  for (int i = 0; i < n; ++i) {
+    const int drop = R == 0 ? 0 : int(rng() % (R + 1));
+    Dims s(out.begin() + drop, out.end());
+    for (auto& d : s)
+      if (rng() % 3 == 0) d = 1;
+    shapes.push_back(s);
+  }
+  return shapes;
+}
+
+template <class Tr>
+void check_random_max(std::mt19937_64& rng, bool in_place) {
+  using T = typename Tr::T;
+  const int n = 1 + int(rng() % 6);
+  auto shapes = random_shapes(rng, n, !in_place);
+  std::vector<Shape> views;
+  for (auto& s : shapes) views.push_back(Shape{s.data(), int(s.size())});
+  Dims out_dims;
+  REQUIRE(broadcast_shape(n, views.data(), &out_dims) == Status::Ok);
+  int alias = -1;
+  if (in_place) {  // make one input full-shaped and write the result over it
+    alias = int(rng() % n);
+    shapes[size_t(alias)] = out_dims;
+    views[size_t(alias)] = Shape{shapes[size_t(alias)].data(), int(out_dims.size())};
+  }
+  std::vector<std::vector<T>> data;
+  std::vector<const void*> ptrs;
+  for (auto& s : shapes) data.push_back(test::random_vector<Tr>(rng, size_t(count(s))));
+  for (auto& d : data) ptrs.push_back(d.data());
+  const auto want = naive_max<Tr>(shapes, data, out_dims);
+  std::vector<T> out(want.size());
+  T* dst = in_place ? data[size_t(alias)].data() : out.data();
+  const Status st = max_forward(int32_t(test::dtype_of<Tr>()), n, ptrs.data(), views.data(), dst,
+                                Shape{out_dims.data(), int(out_dims.size())});
+  REQUIRE(st == Status::Ok);
+  for (size_t i = 0; i < want.size(); ++i) {
+    INFO("n=" << n << " i=" << i << " out rank=" << out_dims.size());
+    REQUIRE(test::same_bits(dst[i], want[i]));
+  }
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("Max of random broadcast shapes matches the naive reference", Tr, ONNX_OPS_ALL_TRAITS) {
+  std::mt19937_64 rng(11);
+  for (int round = 0; round < 150; ++round) check_random_max<Tr>(rng, false);
+  for (int round = 0; round < 50; ++round) check_random_max<Tr>(rng, true);
+}
+
+TEST_CASE("Max of many same-shape inputs folds left to right across tiles") {
+  // Long enough for several accumulator tiles; NaNs with distinct payloads in
+  // several inputs at the same position: the first input's NaN must win.
+  std::mt19937_64 rng(5);
+  const int n = 5;
+  const int64_t len = 3 * 2048 + 37;
+  std::vector<std::vector<float>> data;
+  for (int i = 0; i < n; ++i) data.push_back(test::random_vector<Float32Traits>(rng, size_t(len)));
+  for (int i = 1; i < n; ++i) data[size_t(i)][5000] = test::bit_cast<float>(0x7fc00000u | uint32_t(i));
+  std::vector<const void*> ptrs;
+  for (auto& d : data) ptrs.push_back(d.data());
+  const Dims dims{len};
+  std::vector<Shape> shapes(size_t(n), Shape{dims.data(), 1});
+  std::vector<float> out(static_cast<size_t>(len));
+  REQUIRE(max_forward(int32_t(DType::Float32), n, ptrs.data(), shapes.data(), out.data(), shapes[0]) == Status::Ok);
+  std::vector<float> x(static_cast<size_t>(len));
+  for (int64_t k = 0; k < len; ++k) {
+    float acc = data[0][size_t(k)];
+    for (int i = 1; i < n; ++i) acc = test::ref_max<Float32Traits>(acc, data[size_t(i)][size_t(k)]);
+    REQUIRE(test::same_bits(out[size_t(k)], acc));
+  }
+  if (!std::isnan(data[0][5000])) CHECK(test::bit_cast<uint32_t>(out[5000]) == (0x7fc00000u | 1u));
+}
+
+TEST_CASE("Max errors: no inputs, unknown dtype, incompatible shapes, wrong output shape") {
+  const Dims a{2, 3}, b{4}, o{2, 3};
+  float x[6] = {}, y[4] = {}, out[6];
+  const void* ptrs[] = {x, y};
+  const Shape shapes[] = {Shape{a.data(), 2}, Shape{b.data(), 1}};
+  CHECK(max_forward(int32_t(DType::Float32), 0, ptrs, shapes, out, Shape{o.data(), 2}) == Status::BadArity);
+  CHECK(max_forward(99, 1, ptrs, shapes, out, Shape{o.data(), 2}) == Status::BadDtype);
+  CHECK(max_forward(int32_t(DType::Float32), 2, ptrs, shapes, out, Shape{o.data(), 2}) == Status::Incompatible);
+  CHECK(max_forward(int32_t(DType::Float32), 1, ptrs, shapes, out, Shape{b.data(), 1}) == Status::OutShapeMismatch);
+}
+
+TEST_CASE_TEMPLATE("Relu over whole tensors, in place too", Tr, ONNX_OPS_SIGNED_TRAITS) {
+  std::mt19937_64 rng(9);
+  for (size_t n : {size_t(0), size_t(1), size_t(100), size_t(5000)}) {
+    auto x = test::random_vector<Tr>(rng, n);
+    std::vector<typename Tr::T> out(n);
+    REQUIRE(relu_forward(int32_t(test::dtype_of<Tr>()), x.data(), out.data(), n) == Status::Ok);
+    for (size_t i = 0; i < n; ++i) REQUIRE(test::same_bits(out[i], test::ref_relu<Tr>(x[i])));
+    REQUIRE(relu_forward(int32_t(test::dtype_of<Tr>()), x.data(), x.data(), n) == Status::Ok);
+    for (size_t i = 0; i < n; ++i) CHECK(test::same_bits(x[i], out[i]));
+  }
+}
+
+TEST_CASE("Relu has no unsigned kernels") {
+  for (DType d : {DType::Uint8, DType::Uint16, DType::Uint32, DType::Uint64}) {
+    uint64_t x = 0;
+    CHECK(relu_forward(int32_t(d), &x, &x, 1) == Status::BadDtype);
+  }
+  CHECK(relu_forward(0, nullptr, nullptr, 0) == Status::BadDtype);
+}
