@@ -1,0 +1,35 @@
+/**
+ * onnx-ops-wasm: ONNX Max and Relu on WebAssembly SIMD.
+ *
+ *   const ops = await createOps();
+ *   ops.relu({ dtype: 'float32', shape: [2, 3], data: new Float32Array([-3, -1, 0, 1, 2, 3]) });
+ *   ops.max([a, b, c], { opset: 13 });
+ */
+import createOnnxOpsModule from './wasm/onnx-ops-wasm.js';
+import { Ops } from './ops.js';
+
+export interface CreateOpsOptions {
+  /** The module's wasm bytes, if you load them yourself (they are built into the package otherwise). */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+}
+
+/**
+ * Loads a fresh instance of the wasm module (in Node and in browsers) and
+ * returns its operators. Instances are independent: tensors of one cannot be
+ * used with another.
+ */
+export async function createOps(options: CreateOpsOptions = {}): Promise<Ops> {
+  const module = await createOnnxOpsModule(options.wasmBinary ? { wasmBinary: options.wasmBinary } : {});
+  return new Ops(module);
+}
+
+export { Ops, type OpOptions, type Result } from './ops.js';
+export { WasmTensor } from './memory.js';
+export { OnnxOpsError, ERROR_CODES, type ErrorCode } from './errors.js';
+export {
+  type DType, type TypedArray, DTYPES, DTYPE_INFO, toDType,
+  float16ToNumber, numberToFloat16, bfloat16ToNumber, numberToBfloat16,
+  encodeFloat16, decodeFloat16, encodeBfloat16, decodeBfloat16,
+} from './dtypes.js';
+export { type OpName, OP_VERSIONS, opVersion, supportedDtypes } from './opsets.js';
+export { type Tensor, type OrtTensorLike, type TensorLike, broadcastShapes, MAX_RANK } from './validate.js';

@@ -1,0 +1,124 @@
+/**
+ * Everything about wasm memory lives here: allocation and its failure, views
+ * of the heap (made fresh on every access, since memory growth detaches old
+ * ones), copies in and out, and the tensors that live in wasm memory.
+ */
+import { type DType, DTYPE_INFO, type TypedArray } from './dtypes.js';
+import { OnnxOpsError, type InputRef } from './errors.js';
+import type { OnnxOpsModule } from './wasm/onnx-ops-wasm.js';
+
+/** wasm32 memory is at most 4 GiB. */
+export const MAX_WASM_BYTES = 2 ** 32;
+
+export class Heap {
+  /** Addresses allocated here and not yet released, with their sizes. */
+  private readonly live = new Map<number, number>();
+
+  constructor(readonly module: OnnxOpsModule) {}
+
+  /** Allocates `bytes` (16-byte aligned) or throws OUT_OF_MEMORY. */
+  alloc(bytes: number, op: string, input?: InputRef): number {
+    if (bytes >= MAX_WASM_BYTES) {
+      throw new OnnxOpsError('TOO_LARGE', op, input, `${bytes} bytes do not fit in a 4 GiB wasm memory`);
+    }
+    const address = this.module.alloc(bytes);
+    if (address === 0) {
+      throw new OnnxOpsError('OUT_OF_MEMORY', op, input,
+        `could not allocate ${bytes} bytes (wasm memory exhausted; in use: ${this.module.heapInUse()} bytes)`);
+    }
+    this.live.set(address, bytes);
+    return address;
+  }
+
+  free(address: number): void {
+    if (this.live.delete(address)) this.module.release(address);
+  }
+
+  /** Bytes allocated through this heap and not released. */
+  get liveBytes(): number {
+    let total = 0;
+    for (const b of this.live.values()) total += b;
+    return total;
+  }
+
+  get liveAllocations(): number {
+    return this.live.size;
+  }
+
+  /** A view of `length` elements of `dtype` at `address`; valid until memory grows. */
+  view(dtype: DType, address: number, length: number): TypedArray {
+    return new DTYPE_INFO[dtype].array(this.module.HEAPU8.buffer, address, length);
+  }
+
+  /** Copies a typed array's bytes to `address`. */
+  write(address: number, data: ArrayBufferView): void {
+    this.module.HEAPU8.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), address);
+  }
+
+  /** A fresh, caller-owned copy of `length` elements of `dtype` at `address`. */
+  read(dtype: DType, address: number, length: number): TypedArray {
+    const out = new DTYPE_INFO[dtype].array(length);
+    new Uint8Array(out.buffer).set(this.module.HEAPU8.subarray(address, address + out.byteLength));
+    return out;
+  }
+
+  /** Int32 words at `address` (for call descriptors). */
+  int32(address: number, length: number): Int32Array {
+    return new Int32Array(this.module.HEAPU8.buffer, address, length);
+  }
+}
+
+/**
+ * A tensor whose data lives in wasm memory. Ops given such tensors read and
+ * write them in place, with no copy. Free it with dispose().
+ */
+export class WasmTensor {
+  /** @internal */ readonly heap: Heap;
+  /** @internal */ address: number;
+  readonly dtype: DType;
+  readonly shape: readonly number[];
+  /** Number of elements. */
+  readonly size: number;
+  readonly byteLength: number;
+
+  /** @internal — use ops.tensor(). */
+  constructor(heap: Heap, dtype: DType, shape: readonly number[], size: number, address: number) {
+    this.heap = heap;
+    this.dtype = dtype;
+    this.shape = Object.freeze([...shape]);
+    this.size = size;
+    this.byteLength = size * DTYPE_INFO[dtype].bytes;
+    this.address = address;
+  }
+
+  /**
+   * A typed-array view of the tensor's wasm memory, made on every access (so
+   * it is valid even after the memory grew). Writes to it change the tensor.
+   * float16/bfloat16: Uint16Array of raw bits; int64/uint64: BigInt arrays.
+   */
+  get data(): TypedArray {
+    this.assertLive('tensor');
+    return this.heap.view(this.dtype, this.address, this.size);
+  }
+
+  get disposed(): boolean {
+    return this.address < 0;
+  }
+
+  /** Frees the wasm memory. Using the tensor afterwards is a DISPOSED error. Idempotent. */
+  dispose(): void {
+    if (this.address > 0) this.heap.free(this.address);
+    this.address = -1;
+  }
+
+  /** A plain copy: `{ dtype, shape, data }` with a fresh typed array. */
+  toPlain(): { dtype: DType; shape: number[]; data: TypedArray } {
+    this.assertLive('tensor');
+    return { dtype: this.dtype, shape: [...this.shape], data: this.heap.read(this.dtype, this.address, this.size) };
+  }
+
+  /** @internal */
+  assertLive(op: string, input?: InputRef): void {
+    if (this.address < 0) throw new OnnxOpsError('DISPOSED', op, input, 'the tensor was disposed');
+  }
+}

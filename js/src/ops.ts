@@ -1,0 +1,245 @@
+/**
+ * The operators: one function each, over the validated inputs (validate.ts)
+ * and wasm memory (memory.ts).
+ */
+import { type DType, DTYPE_INFO, type TypedArray, toDType } from './dtypes.js';
+import { type ErrorCode, type InputRef, OnnxOpsError, showShape } from './errors.js';
+import { Heap, WasmTensor } from './memory.js';
+import { type OpName, dtypesOfVersion, firstVersionWith, opVersion, supportedDtypes } from './opsets.js';
+import {
+  type Checked, type Tensor, type TensorLike, broadcastChecked, checkFits, checkInput, checkShape, sameShape,
+} from './validate.js';
+import type { OnnxOpsModule } from './wasm/onnx-ops-wasm.js';
+
+export interface OpOptions {
+  /** The model's ai.onnx opset (integer >= 1). Default: the newest operator version. */
+  opset?: number;
+  /** A wasm tensor to write the result into (may be one of the inputs: in place). */
+  out?: WasmTensor;
+}
+
+/** A plain result: `{ dtype, shape, data }` with a fresh, caller-owned typed array. */
+export type Result = Tensor & { shape: number[] };
+
+// Status codes of the C++ entry points (src/dtype.h).
+const STATUS_CODES: readonly ErrorCode[] = [
+  'INVALID_ARGUMENT', 'DTYPE_NOT_ALLOWED', 'ARITY', 'INVALID_SHAPE', 'BROADCAST_MISMATCH', 'OUT_MISMATCH', 'TOO_LARGE',
+];
+
+export class Ops {
+  /** @internal */ readonly heap: Heap;
+  /** True when the loaded module runs wasm SIMD128 kernels. */
+  readonly simd: boolean;
+
+  /** @internal — use createOps(). */
+  constructor(module: OnnxOpsModule) {
+    this.heap = new Heap(module);
+    this.simd = module.simd();
+  }
+
+  /**
+   * ONNX Max: the element-wise maximum of 1..N inputs of one dtype, with
+   * numpy broadcasting from Max-8 on (before it, all shapes must be equal).
+   */
+  max(inputs: readonly TensorLike[], options: OpOptions = {}): Result | WasmTensor {
+    const op = 'Max';
+    if (!Array.isArray(inputs)) {
+      throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined, 'inputs must be an array of tensors: max([a, b, ...])');
+    }
+    const { version, out } = this.options(op, options);
+    if (inputs.length === 0) throw new OnnxOpsError('ARITY', op, undefined, 'needs at least one input');
+    const checked = inputs.map((x, i) => checkInput(x, op, i, this.heap));
+    const dtype = this.checkDtypes(op, version, checked);
+    let shape: number[];
+    if (version < 8) {
+      checked.forEach((c, i) => {
+        if (!sameShape(c.shape, checked[0].shape)) {
+          throw new OnnxOpsError('SHAPE_MISMATCH', op, i,
+            `Max-${version} needs inputs of one shape (broadcasting comes with opset 8): ` +
+            `${showShape(c.shape)} vs input 0's ${showShape(checked[0].shape)}`);
+        }
+      });
+      shape = checked[0].shape;
+    } else {
+      shape = broadcastChecked(checked.map((c) => c.shape), op);
+    }
+    const { size } = checkShape(shape, op);
+    checkFits(dtype, shape, size, op);
+    return this.run(op, dtype, shape, size, checked, out, (outAddress, addresses) => {
+      const words = 4 + shape.length + checked.reduce((n, c) => n + 2 + c.shape.length, 0);
+      const desc = this.heap.alloc(words * 4, op);
+      try {
+        const w = this.heap.int32(desc, words);
+        let p = 0;
+        w[p++] = DTYPE_INFO[dtype].onnx;
+        w[p++] = checked.length;
+        w[p++] = outAddress;
+        w[p++] = shape.length;
+        for (const d of shape) w[p++] = d;
+        checked.forEach((c, i) => {
+          w[p++] = addresses[i];
+          w[p++] = c.shape.length;
+          for (const d of c.shape) w[p++] = d;
+        });
+        return this.heap.module.max(desc);
+      } finally {
+        this.heap.free(desc);
+      }
+    });
+  }
+
+  /** ONNX Relu: max(0, x) element-wise, for one input. */
+  relu(input: TensorLike, options: OpOptions = {}): Result | WasmTensor {
+    const op = 'Relu';
+    if (Array.isArray(input)) {
+      if (input.length !== 1) {
+        throw new OnnxOpsError('ARITY', op, undefined, `takes exactly one input, got ${input.length}`);
+      }
+      input = input[0] as TensorLike;
+    }
+    if (input === undefined && arguments.length === 0) {
+      throw new OnnxOpsError('ARITY', op, undefined, 'takes exactly one input, got none');
+    }
+    const { version, out } = this.options(op, options);
+    const c = checkInput(input, op, 0, this.heap);
+    const dtype = this.checkDtypes(op, version, [c]);
+    return this.run(op, dtype, c.shape, c.size, [c], out, (outAddress, addresses) =>
+      this.heap.module.relu(DTYPE_INFO[dtype].onnx, addresses[0], outAddress, c.size));
+  }
+
+  /**
+   * A tensor in wasm memory, zero-filled or holding a copy of `data`. Pass it
+   * to ops (and as `out`) to work without copies; dispose() frees it.
+   */
+  tensor(dtype: DType | string | number, shape: readonly number[], data?: ArrayBufferView): WasmTensor {
+    const op = 'tensor';
+    const d = toDType(dtype, op, 0);
+    const checked = data === undefined
+      ? { dtype: d, ...checkShape(shape, op, 0) }
+      : checkInput({ dtype: d, shape, data }, op, 0, this.heap);
+    checkFits(d, checked.shape, checked.size, op, 0);
+    const bytes = checked.size * DTYPE_INFO[d].bytes;
+    const address = this.heap.alloc(bytes, op, 0);
+    if ('data' in checked && checked.data) this.heap.write(address, checked.data);
+    else this.heap.module.HEAPU8.fill(0, address, address + bytes);
+    return new WasmTensor(this.heap, d, checked.shape, checked.size, address);
+  }
+
+  /** The dtypes an op accepts at an opset (default: the newest). */
+  supportedDtypes(op: OpName, opset?: number): DType[] {
+    return supportedDtypes(op, opset);
+  }
+
+  /** Bytes of wasm heap in use (malloc's count) and what this instance holds. */
+  memoryStats(): { heapInUse: number; liveAllocations: number; liveBytes: number; memoryBytes: number } {
+    return {
+      heapInUse: this.heap.module.heapInUse(),
+      liveAllocations: this.heap.liveAllocations,
+      liveBytes: this.heap.liveBytes,
+      memoryBytes: this.heap.module.HEAPU8.buffer.byteLength,
+    };
+  }
+
+  // ---- shared steps ----------------------------------------------------------
+
+  private options(op: OpName, options: OpOptions): { version: number; out?: WasmTensor } {
+    if (options === null || typeof options !== 'object') {
+      throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined, 'options must be an object: { opset?, out? }');
+    }
+    const version = opVersion(op, options.opset);
+    const out = options.out;
+    if (out !== undefined) {
+      if (!(out instanceof WasmTensor)) {
+        throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out', 'out must be a tensor from ops.tensor()');
+      }
+      if (out.heap !== this.heap) {
+        throw new OnnxOpsError('FOREIGN_TENSOR', op, 'out', 'the tensor belongs to another createOps() instance');
+      }
+      out.assertLive(op, 'out');
+    }
+    return { version, out };
+  }
+
+  private checkDtypes(op: OpName, version: number, checked: readonly Checked[]): DType {
+    const dtype = checked[0].dtype;
+    checked.forEach((c, i) => {
+      if (c.dtype !== dtype) {
+        throw new OnnxOpsError('DTYPE_MISMATCH', op, i,
+          `dtype ${c.dtype} differs from input 0's ${dtype} (all inputs must share one dtype)`);
+      }
+    });
+    const allowed = dtypesOfVersion(op, version);
+    if (!allowed.includes(dtype)) {
+      const since = firstVersionWith(op, dtype);
+      throw new OnnxOpsError('DTYPE_NOT_ALLOWED', op, 0,
+        `dtype ${dtype} is not allowed by ${op}-${version} (allowed: ${allowed.join(', ')}` +
+        `${since === undefined ? `; ${op} never takes ${dtype}` : `; ${dtype} needs opset >= ${since}`})`);
+    }
+    return dtype;
+  }
+
+  /**
+   * Places inputs and output in wasm memory, runs the kernel, and returns the
+   * result in the form the caller gave: the `out` tensor, a new wasm tensor
+   * when any input was one, else a plain tensor. Temporary memory is freed on
+   * every path, errors included.
+   */
+  private run(op: OpName, dtype: DType, shape: number[], size: number, checked: readonly Checked[],
+    out: WasmTensor | undefined, kernel: (outAddress: number, inputs: number[]) => number): Result | WasmTensor {
+    const bytes = size * DTYPE_INFO[dtype].bytes;
+    if (out) this.checkOut(op, dtype, shape, out, checked);
+    const wasmResult = out === undefined && checked.some((c) => c.wasm);
+    const temps: number[] = [];
+    let outAddress = 0;
+    try {
+      const addresses = checked.map((c, i) => {
+        if (c.wasm) return c.wasm.address;
+        const a = this.heap.alloc(c.data!.byteLength, op, i);
+        temps.push(a);
+        this.heap.write(a, c.data!);
+        return a;
+      });
+      if (out) outAddress = out.address;
+      else {
+        outAddress = this.heap.alloc(bytes, op);
+        if (!wasmResult) temps.push(outAddress);
+      }
+      if (size > 0) {
+        const status = kernel(outAddress, addresses);
+        if (status !== 0) {
+          throw new OnnxOpsError(STATUS_CODES[status] ?? 'INVALID_ARGUMENT', op, undefined,
+            `the kernel rejected the call (status ${status})`);
+        }
+      }
+      if (out) return out;
+      if (wasmResult) return new WasmTensor(this.heap, dtype, shape, size, outAddress);
+      return { dtype, shape, data: this.heap.read(dtype, outAddress, size) as TypedArray };
+    } catch (e) {
+      if (wasmResult && outAddress !== 0) this.heap.free(outAddress);
+      throw e;
+    } finally {
+      for (const a of temps) this.heap.free(a);
+    }
+  }
+
+  private checkOut(op: OpName, dtype: DType, shape: readonly number[], out: WasmTensor,
+    checked: readonly Checked[]): void {
+    if (out.dtype !== dtype || !sameShape(out.shape, shape)) {
+      throw new OnnxOpsError('OUT_MISMATCH', op, 'out',
+        `out is ${out.dtype} ${showShape(out.shape)} but the result is ${dtype} ${showShape(shape)}`);
+    }
+    // In place is fine only over an input that has the output's shape, at the
+    // same address; any other overlap would read values already overwritten.
+    const start = out.address;
+    const end = start + out.byteLength;
+    checked.forEach((c, i) => {
+      if (!c.wasm || c.wasm.byteLength === 0 || out.byteLength === 0) return;
+      const a = c.wasm.address;
+      const b = a + c.wasm.byteLength;
+      if (a >= end || b <= start) return;
+      if (a === start && sameShape(c.shape, shape)) return;
+      throw new OnnxOpsError('OVERLAP', op, i as InputRef,
+        'out overlaps this input without being the same tensor of the output\'s shape');
+    });
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Which operator version an opset means, and which dtypes each version takes
+ * (from the ONNX operator pages for Max and Relu).
+ */
+import { type DType, FLOAT_DTYPES, INT_DTYPES, UINT_DTYPES } from './dtypes.js';
+import { OnnxOpsError } from './errors.js';
+
+export type OpName = 'Max' | 'Relu';
+
+/** The since-versions of each operator, oldest first. */
+export const OP_VERSIONS: Readonly<Record<OpName, readonly number[]>> = {
+  Max: [1, 6, 8, 12, 13],
+  Relu: [1, 6, 13, 14],
+};
+
+/**
+ * The operator version in effect at an ai.onnx opset: the newest since-version
+ * not above it (opset 7 is Max-6, opset 18 is Relu-14). Without an opset, the
+ * newest version.
+ */
+export function opVersion(op: OpName, opset?: number): number {
+  const versions = OP_VERSIONS[op];
+  if (opset === undefined) return versions[versions.length - 1];
+  if (typeof opset !== 'number' || !Number.isSafeInteger(opset) || opset < 1) {
+    throw new OnnxOpsError('INVALID_OPSET', op, undefined,
+      `opset must be an integer >= 1, got ${describe(opset)}`);
+  }
+  let v = versions[0];
+  for (const since of versions) if (since <= opset) v = since;
+  return v;
+}
+
+/** The dtypes an operator version accepts. */
+export function dtypesOfVersion(op: OpName, version: number): readonly DType[] {
+  if (op === 'Max') {
+    if (version < 12) return FLOAT_DTYPES;
+    if (version < 13) return [...FLOAT_DTYPES, ...INT_DTYPES, ...UINT_DTYPES];
+    return [...FLOAT_DTYPES, 'bfloat16', ...INT_DTYPES, ...UINT_DTYPES];
+  }
+  if (version < 13) return FLOAT_DTYPES;
+  if (version < 14) return [...FLOAT_DTYPES, 'bfloat16'];
+  return [...FLOAT_DTYPES, 'bfloat16', ...INT_DTYPES];
+}
+
+/** The dtypes an operator accepts at an opset (default: the newest). */
+export function supportedDtypes(op: OpName, opset?: number): DType[] {
+  if (op !== 'Max' && op !== 'Relu') {
+    throw new OnnxOpsError('INVALID_ARGUMENT', String(op), undefined, 'unknown operator (use "Max" or "Relu")');
+  }
+  return [...dtypesOfVersion(op, opVersion(op, opset))];
+}
+
+/** Since which version an operator accepts a dtype, or undefined if never. */
+export function firstVersionWith(op: OpName, dtype: DType): number | undefined {
+  return OP_VERSIONS[op].find((v) => dtypesOfVersion(op, v).includes(dtype));
+}
+
+export function describe(x: unknown): string {
+  if (typeof x === 'bigint') return `${x}n`;
+  if (typeof x === 'string') return JSON.stringify(x);
+  if (x === null || x === undefined || typeof x === 'number' || typeof x === 'boolean') return String(x);
+  if (ArrayBuffer.isView(x)) return x.constructor.name;
+  if (Array.isArray(x)) return 'an array';
+  return typeof x === 'object' ? 'an object' : typeof x;
+}

@@ -1,0 +1,190 @@
+/**
+ * Validation and shape logic, in one place: what a tensor-like is, shapes and
+ * their element counts, broadcasting, and the checks each op makes before any
+ * memory is touched.
+ */
+import {
+  type DType, DTYPE_INFO, DTYPES, Float16ArrayCtor, type TypedArray, dtypeOfArray, toDType,
+} from './dtypes.js';
+import { type InputRef, OnnxOpsError, showShape } from './errors.js';
+import { MAX_WASM_BYTES, WasmTensor } from './memory.js';
+import { describe } from './opsets.js';
+
+/** Largest rank accepted (numpy's limit is 64 too). */
+export const MAX_RANK = 64;
+
+/** `{ dtype, shape, data }`: the library's own tensor shape. */
+export interface Tensor<D extends DType = DType> {
+  dtype: D;
+  shape: readonly number[];
+  data: TypedArray;
+}
+
+/** onnxruntime-common's tensor shape: `{ type, dims, data }`. */
+export interface OrtTensorLike {
+  type: string;
+  dims: readonly number[];
+  data: unknown;
+}
+
+/** What every op accepts as an input. */
+export type TensorLike =
+  | { dtype: DType | string | number; shape: readonly number[]; data: ArrayBufferView }
+  | OrtTensorLike
+  | TypedArray
+  | ArrayBufferView
+  | WasmTensor;
+
+/** An input after validation: either plain data, or a live wasm tensor. */
+export interface Checked {
+  dtype: DType;
+  shape: number[];
+  size: number;
+  data?: TypedArray; // plain inputs, reinterpreted as the dtype's storage array
+  wasm?: WasmTensor;
+}
+
+/** Checks a shape and returns a copy of it with its element count. */
+export function checkShape(shape: unknown, op: string, input?: InputRef): { shape: number[]; size: number } {
+  if (!Array.isArray(shape)) {
+    throw new OnnxOpsError('INVALID_SHAPE', op, input, `shape must be an array of dims, got ${describe(shape)}`);
+  }
+  if (shape.length > MAX_RANK) {
+    throw new OnnxOpsError('INVALID_SHAPE', op, input, `rank ${shape.length} is above the limit of ${MAX_RANK}`);
+  }
+  const dims: number[] = [];
+  let size = 1;
+  for (let k = 0; k < shape.length; k++) {
+    const d: unknown = shape[k];
+    if (typeof d !== 'number' || !Number.isSafeInteger(d) || d < 0) {
+      throw new OnnxOpsError('INVALID_SHAPE', op, input,
+        `dim ${k} of the shape must be an integer >= 0, got ${describe(d)}`);
+    }
+    dims.push(d);
+    size *= d;
+  }
+  if (!Number.isSafeInteger(size) && !dims.includes(0)) {
+    throw new OnnxOpsError('TOO_LARGE', op, input, `shape ${showShape(dims)} has more elements than 2^53`);
+  }
+  return { shape: dims, size: dims.includes(0) ? 0 : size };
+}
+
+/** Fails with TOO_LARGE when `size` elements of `dtype` cannot fit a wasm memory. */
+export function checkFits(dtype: DType, shape: readonly number[], size: number, op: string, input?: InputRef): void {
+  if (size * DTYPE_INFO[dtype].bytes >= MAX_WASM_BYTES) {
+    throw new OnnxOpsError('TOO_LARGE', op, input,
+      `shape ${showShape(shape)} of ${dtype} needs ${size * DTYPE_INFO[dtype].bytes} bytes, ` +
+      'more than a 4 GiB wasm memory holds');
+  }
+}
+
+/** The typed array for `dtype`'s storage, viewing the same bytes as `data`, or an error. */
+function storageOf(data: unknown, dtype: DType, op: string, input: InputRef): TypedArray {
+  if (!ArrayBuffer.isView(data) || data instanceof DataView) {
+    throw new OnnxOpsError('INVALID_ARGUMENT', op, input,
+      `data must be a ${DTYPE_INFO[dtype].array.name} for ${dtype}, got ${describe(data)}`);
+  }
+  const want = DTYPE_INFO[dtype].array;
+  if (data instanceof want && !(Float16ArrayCtor && data instanceof Float16ArrayCtor)) return data as TypedArray;
+  if (dtype === 'uint8' && data instanceof Uint8ClampedArray) {
+    return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  }
+  if (dtype === 'float16' && Float16ArrayCtor && data instanceof Float16ArrayCtor) {
+    return new Uint16Array(data.buffer, data.byteOffset, data.byteLength / 2);
+  }
+  const extra = dtype === 'float16' || dtype === 'bfloat16'
+    ? ` (raw ${dtype} bits${dtype === 'float16' ? ', or a Float16Array' : ''}; encode${dtype === 'float16' ? 'Float16' : 'Bfloat16'}() converts numbers)`
+    : '';
+  throw new OnnxOpsError('INVALID_ARGUMENT', op, input,
+    `data for ${dtype} must be a ${want.name}${extra}, got ${data.constructor.name}`);
+}
+
+function isDetached(buffer: ArrayBufferLike): boolean {
+  return (buffer as { detached?: boolean }).detached === true;
+}
+
+/**
+ * Validates one input of an op: a tensor-like of any accepted form. Reads
+ * nothing but the fields; never modifies the caller's data.
+ */
+export function checkInput(x: unknown, op: string, input: InputRef, owner: unknown): Checked {
+  if (x instanceof WasmTensor) {
+    if (x.heap !== owner) {
+      throw new OnnxOpsError('FOREIGN_TENSOR', op, input, 'the tensor belongs to another createOps() instance');
+    }
+    x.assertLive(op, input);
+    return { dtype: x.dtype, shape: [...x.shape], size: x.size, wasm: x };
+  }
+  if (ArrayBuffer.isView(x)) {
+    const dtype = dtypeOfArray(x);
+    if (dtype === undefined) {
+      throw new OnnxOpsError('INVALID_ARGUMENT', op, input,
+        `${x.constructor.name} is not a typed array of a supported dtype`);
+    }
+    const data = storageOf(x, dtype, op, input);
+    if (isDetached(data.buffer)) {
+      throw new OnnxOpsError('INVALID_ARGUMENT', op, input, 'the data\'s ArrayBuffer is detached');
+    }
+    checkFits(dtype, [data.length], data.length, op, input);
+    return { dtype, shape: [data.length], size: data.length, data };
+  }
+  if (x === null || typeof x !== 'object') {
+    throw new OnnxOpsError('INVALID_ARGUMENT', op, input,
+      `expected a tensor ({ dtype, shape, data }, { type, dims, data }, a typed array or a wasm tensor), got ${describe(x)}`);
+  }
+  const t = x as Record<string, unknown>;
+  const ort = !('dtype' in t) && 'type' in t && 'dims' in t;
+  if (!ort && !('dtype' in t && 'shape' in t && 'data' in t)) {
+    throw new OnnxOpsError('INVALID_ARGUMENT', op, input,
+      'expected a tensor: { dtype, shape, data }, { type, dims, data }, a typed array or a wasm tensor');
+  }
+  const dtype = toDType(ort ? t.type : t.dtype, op, input);
+  const { shape, size } = checkShape(ort ? t.dims : t.shape, op, input);
+  const data = storageOf(t.data, dtype, op, input);
+  if (isDetached(data.buffer)) {
+    throw new OnnxOpsError('INVALID_ARGUMENT', op, input, 'the data\'s ArrayBuffer is detached');
+  }
+  if (data.length !== size) {
+    throw new OnnxOpsError('DATA_LENGTH', op, input,
+      `data has ${data.length} elements but shape ${showShape(shape)} needs ${size}`);
+  }
+  checkFits(dtype, shape, size, op, input);
+  return { dtype, shape, size, data };
+}
+
+/**
+ * The numpy broadcast of shapes, or a BROADCAST_MISMATCH error naming the two
+ * inputs whose dims clash.
+ */
+export function broadcastShapes(...shapes: (readonly number[])[]): number[] {
+  return broadcastChecked(shapes.map((s, i) => checkShape(s, 'broadcastShapes', i).shape), 'broadcastShapes');
+}
+
+/** broadcastShapes over shapes already checked. */
+export function broadcastChecked(shapes: readonly (readonly number[])[], op: string): number[] {
+  const rank = Math.max(0, ...shapes.map((s) => s.length));
+  const out: number[] = new Array<number>(rank).fill(1);
+  const from: number[] = new Array<number>(rank).fill(-1); // which input set out[k]
+  shapes.forEach((s, i) => {
+    const offset = rank - s.length;
+    s.forEach((d, k) => {
+      const o = out[offset + k];
+      if (d === o || d === 1) return;
+      if (o !== 1) {
+        const j = from[offset + k];
+        throw new OnnxOpsError('BROADCAST_MISMATCH', op, i,
+          `shape ${showShape(s)} does not broadcast with input ${j}'s shape ${showShape(shapes[j])} ` +
+          `(axis ${k - s.length}: ${d} vs ${o})`);
+      }
+      out[offset + k] = d;
+      from[offset + k] = i;
+    });
+  });
+  return out;
+}
+
+export function sameShape(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((d, k) => d === b[k]);
+}
+
+export { DTYPES };

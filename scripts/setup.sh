@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what building and testing need, on a fresh Debian 12 machine:
+# Emscripten, doctest, CMake and a C++ compiler from Debian; the npm devDependencies.
+# Quick when everything is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v emcc >/dev/null 2>&1 || need+=(emscripten)
+[ -f /usr/include/doctest/doctest.h ] || need+=(doctest-dev)
+command -v cmake >/dev/null 2>&1 || need+=(cmake)
+command -v g++ >/dev/null 2>&1 || need+=(g++)
+command -v make >/dev/null 2>&1 || need+=(make)
+if [ "${#need[@]}" -gt 0 ]; then
+  echo "setup: installing Debian packages: ${need[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -q
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${need[@]}"
+fi
+
+# npm devDependencies, when missing or older than the lock file.
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: npm ci"
+  npm ci --no-audit --no-fund
+fi
