@@ -6,4 +6,5 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh
 bash scripts/test-cpp.sh
+npx tsc -p tsconfig.json
 npx jest --ci

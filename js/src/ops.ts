@@ -3,7 +3,7 @@
  * and wasm memory (memory.ts).
  */
 import { type DType, DTYPE_INFO, type TypedArray, toDType } from './dtypes.js';
-import { type ErrorCode, type InputRef, OnnxOpsError, showShape } from './errors.js';
+import { type ErrorCode, OnnxOpsError, showShape } from './errors.js';
 import { Heap, WasmTensor } from './memory.js';
 import { type OpName, dtypesOfVersion, firstVersionWith, opVersion, supportedDtypes } from './opsets.js';
 import {
@@ -187,7 +187,7 @@ export class Ops {
   private run(op: OpName, dtype: DType, shape: number[], size: number, checked: readonly Checked[],
     out: WasmTensor | undefined, kernel: (outAddress: number, inputs: number[]) => number): Result | WasmTensor {
     const bytes = size * DTYPE_INFO[dtype].bytes;
-    if (out) this.checkOut(op, dtype, shape, out, checked);
+    if (out) this.checkOut(op, dtype, shape, out);
     const wasmResult = out === undefined && checked.some((c) => c.wasm);
     const temps: number[] = [];
     let outAddress = 0;
@@ -222,24 +222,12 @@ export class Ops {
     }
   }
 
-  private checkOut(op: OpName, dtype: DType, shape: readonly number[], out: WasmTensor,
-    checked: readonly Checked[]): void {
+  private checkOut(op: OpName, dtype: DType, shape: readonly number[], out: WasmTensor): void {
     if (out.dtype !== dtype || !sameShape(out.shape, shape)) {
       throw new OnnxOpsError('OUT_MISMATCH', op, 'out',
         `out is ${out.dtype} ${showShape(out.shape)} but the result is ${dtype} ${showShape(shape)}`);
     }
-    // In place is fine only over an input that has the output's shape, at the
-    // same address; any other overlap would read values already overwritten.
-    const start = out.address;
-    const end = start + out.byteLength;
-    checked.forEach((c, i) => {
-      if (!c.wasm || c.wasm.byteLength === 0 || out.byteLength === 0) return;
-      const a = c.wasm.address;
-      const b = a + c.wasm.byteLength;
-      if (a >= end || b <= start) return;
-      if (a === start && sameShape(c.shape, shape)) return;
-      throw new OnnxOpsError('OVERLAP', op, i as InputRef,
-        'out overlaps this input without being the same tensor of the output\'s shape');
-    });
+    // Each wasm tensor is its own allocation, so out can only overlap an
+    // input by being that input, which then has the output's shape: in place.
   }
 }

@@ -1,0 +1,120 @@
+// Property-based: random shapes, broadcasts, dtypes and opsets against the
+// reference (reference.ts), bit for bit; invalid combinations must give the
+// error the opset rules call for.
+import fc from 'fast-check';
+import { type DType, DTYPES, type OpName, opVersion, supportedDtypes, OnnxOpsError } from '../../js/src/index';
+import { type PlainTensor, count, firstDifference, randomData, refBroadcast, refMax, refRelu, rng } from './reference';
+import { getOps, plain } from './helpers';
+
+const dims = fc.oneof(fc.constant(1), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 1, max: 70 }));
+// An output shape and, per input, which leading dims it drops and which dims it sets to 1.
+const broadcastCase = fc.record({
+  out: fc.array(dims, { minLength: 0, maxLength: 5 }),
+  inputs: fc.array(fc.record({ drop: fc.nat(5), ones: fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }) }),
+    { minLength: 1, maxLength: 4 }),
+  dtype: fc.constantFrom(...DTYPES),
+  opset: fc.oneof(fc.integer({ min: 1, max: 22 }), fc.constant(undefined)),
+  seed: fc.nat(),
+}).filter((c) => count(c.out) <= 4000);
+
+const shapesOf = (c: { out: number[]; inputs: { drop: number; ones: boolean[] }[] }): number[][] =>
+  c.inputs.map(({ drop, ones }) => c.out.slice(Math.min(drop, c.out.length)).map((d, k) => (ones[k] ? 1 : d)));
+
+describe('Max: random broadcasts, dtypes, opsets', () => {
+  test('matches the reference or throws what the opset rules say', async () => {
+    const ops = await getOps();
+    fc.assert(fc.property(broadcastCase, (c) => {
+      const rand = rng(c.seed);
+      const shapes = shapesOf(c);
+      const inputs: PlainTensor[] = shapes.map((shape) => ({ dtype: c.dtype, shape, data: randomData(c.dtype, count(shape), rand) }));
+      const copies = inputs.map((t) => t.data.slice());
+      const version = opVersion('Max', c.opset);
+      const allowed = supportedDtypes('Max', c.opset).includes(c.dtype);
+      const same = shapes.every((s) => s.length === shapes[0].length && s.every((d, k) => d === shapes[0][k]));
+      let result;
+      try {
+        result = plain(ops.max(inputs, { opset: c.opset }));
+      } catch (e) {
+        expect(e).toBeInstanceOf(OnnxOpsError);
+        const code = (e as OnnxOpsError).code;
+        if (!allowed) expect(code).toBe('DTYPE_NOT_ALLOWED');
+        else expect(version < 8 && !same ? 'SHAPE_MISMATCH' : 'unexpected').toBe(code);
+        return;
+      }
+      expect(allowed).toBe(true);
+      if (version < 8) expect(same).toBe(true);
+      const want = refMax(inputs);
+      expect(result.shape).toEqual(want.shape);
+      expect(firstDifference(result.data, want.bytes, result.data.BYTES_PER_ELEMENT)).toBe(-1);
+      inputs.forEach((t, i) => expect(Array.from(new Uint8Array(t.data.buffer))).toEqual(Array.from(new Uint8Array(copies[i].buffer))));
+    }), { seed: 20261130, numRuns: 600 });
+  });
+
+  test('incompatible shapes always give BROADCAST_MISMATCH naming an input', async () => {
+    const ops = await getOps();
+    const shape = fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 4 });
+    fc.assert(fc.property(shape, shape, (a, b) => {
+      fc.pre(refBroadcast([a, b]) === null);
+      const x = { dtype: 'float32', shape: a, data: new Float32Array(count(a)) };
+      const y = { dtype: 'float32', shape: b, data: new Float32Array(count(b)) };
+      try {
+        ops.max([x, y]);
+      } catch (e) {
+        expect((e as OnnxOpsError).code).toBe('BROADCAST_MISMATCH');
+        expect((e as OnnxOpsError).input).toBe(1);
+        expect((e as OnnxOpsError).message).toContain(`[${b.join(',')}]`);
+        expect((e as OnnxOpsError).message).toContain(`[${a.join(',')}]`);
+        return;
+      }
+      throw new Error('expected BROADCAST_MISMATCH');
+    }), { seed: 7, numRuns: 300 });
+  });
+});
+
+describe('Relu: random shapes, dtypes, opsets', () => {
+  test('matches the reference or throws DTYPE_NOT_ALLOWED', async () => {
+    const ops = await getOps();
+    fc.assert(fc.property(
+      fc.array(dims, { maxLength: 4 }).filter((s) => count(s) <= 5000),
+      fc.constantFrom(...DTYPES), fc.integer({ min: 1, max: 22 }), fc.nat(),
+      (shape, dtype: DType, opset, seed) => {
+        const x: PlainTensor = { dtype, shape, data: randomData(dtype, count(shape), rng(seed)) };
+        const allowed = supportedDtypes('Relu' as OpName, opset).includes(dtype);
+        try {
+          const r = plain(ops.relu(x, { opset }));
+          expect(allowed).toBe(true);
+          expect(r.shape).toEqual(shape);
+          expect(firstDifference(r.data, refRelu(x), r.data.BYTES_PER_ELEMENT)).toBe(-1);
+        } catch (e) {
+          expect((e as OnnxOpsError).code).toBe('DTYPE_NOT_ALLOWED');
+          expect(allowed).toBe(false);
+        }
+      }), { seed: 99, numRuns: 400 });
+  });
+});
+
+describe('zero-copy path gives the same bits as the plain path', () => {
+  test('random Max and Relu through wasm tensors and out', async () => {
+    const ops = await getOps();
+    fc.assert(fc.property(broadcastCase, (c) => {
+      if (!supportedDtypes('Max').includes(c.dtype)) return;
+      const rand = rng(c.seed);
+      const inputs = shapesOf(c).map((shape) => ({ dtype: c.dtype, shape, data: randomData(c.dtype, count(shape), rand) }));
+      const want = refMax(inputs);
+      const tensors = inputs.map((t) => ops.tensor(t.dtype, t.shape, t.data));
+      const out = ops.tensor(c.dtype, want.shape);
+      try {
+        expect(ops.max(tensors, { out })).toBe(out);
+        expect(firstDifference(out.data, want.bytes, out.data.BYTES_PER_ELEMENT)).toBe(-1);
+        const fresh = ops.max(tensors);
+        expect('dispose' in fresh).toBe(true);
+        expect(firstDifference(fresh.data, want.bytes, out.data.BYTES_PER_ELEMENT)).toBe(-1);
+        (fresh as { dispose(): void }).dispose();
+      } finally {
+        tensors.forEach((t) => t.dispose());
+        out.dispose();
+      }
+    }), { seed: 3, numRuns: 200 });
+    expect(ops.memoryStats().liveAllocations).toBe(0);
+  });
+});
