@@ -1,0 +1,29 @@
+// The README's Node examples run against the built package (dist/, made by
+// `npm run build`, which `npm test` runs first) and print the right values.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..');
+const run = (file: string) => execFileSync(process.execPath, [join(root, 'examples', file)], { encoding: 'utf8' });
+
+beforeAll(() => {
+  if (!existsSync(join(root, 'dist', 'esm', 'index.js')) || !existsSync(join(root, 'dist', 'cjs', 'index.js'))) {
+    throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+  }
+});
+
+test('Node ESM example', () => {
+  const out = run('node-esm.mjs');
+  expect(out).toContain('wasm SIMD: true');
+  expect(out).toContain('Relu [ 2, 3 ] [ 0, 0, 0, 1, 2, 3 ]');
+  expect(out).toContain('Max [ 2, 3 ] [ 0.5, -1, 2.5, 1, 2, 3 ]');
+  expect(out).toContain('Relu int8 in place [ 0, 0, 0, 127 ]');
+  expect(out).toContain('error BROADCAST_MISMATCH: Max: input 1: shape [4]');
+});
+
+test('Node CommonJS example', () => {
+  const out = run('node-cjs.cjs');
+  expect(out).toContain('Max float16 [ 1.5, 0, 65504 ]');
+  expect(out).toContain("Relu int64 [ '0', '4611686018427387904' ]");
+});
