@@ -85,6 +85,21 @@ ONNX_OPS_KERNEL void max_exec(const BroadcastPlan& plan, const void* const* inpu
 }
 
 template <class Tr>
+void max_flat_exec(int n, const void* const* inputs, const unsigned char* scalar, void* out, size_t count) {
+  using T = typename Tr::T;
+  constexpr int kStack = 16;
+  const T* stack_base[kStack];
+  std::vector<const T*> heap_base;
+  const T** base = stack_base;
+  if (n > kStack) {
+    heap_base.resize(static_cast<size_t>(n));
+    base = heap_base.data();
+  }
+  for (int i = 0; i < n; ++i) base[i] = static_cast<const T*>(inputs[i]);
+  max_inner<Tr>(count, n, base, scalar, static_cast<T*>(out));
+}
+
+template <class Tr>
 void relu_exec(const void* x, void* out, size_t count) {
   using T = typename Tr::T;
   relu_kernel<Tr>(count, static_cast<const T*>(x), static_cast<T*>(out));
@@ -92,23 +107,43 @@ void relu_exec(const void* x, void* out, size_t count) {
 
 }  // namespace
 
-Status max_forward_planned(int32_t dtype, const BroadcastPlan& plan, const void* const* inputs, void* out) {
+// Calls f(Traits{}) with the traits of `dtype`; false for a dtype with no
+// kernel (Relu has none for unsigned types: signed_only).
+template <class F>
+static bool with_traits(int32_t dtype, bool signed_only, F&& f) {
   switch (static_cast<DType>(dtype)) {
-    case DType::Float32: max_exec<Float32Traits>(plan, inputs, out); break;
-    case DType::Float64: max_exec<Float64Traits>(plan, inputs, out); break;
-    case DType::Float16: max_exec<Float16Traits>(plan, inputs, out); break;
-    case DType::Bfloat16: max_exec<Bfloat16Traits>(plan, inputs, out); break;
-    case DType::Int8: max_exec<Int8Traits>(plan, inputs, out); break;
-    case DType::Int16: max_exec<Int16Traits>(plan, inputs, out); break;
-    case DType::Int32: max_exec<Int32Traits>(plan, inputs, out); break;
-    case DType::Int64: max_exec<Int64Traits>(plan, inputs, out); break;
-    case DType::Uint8: max_exec<Uint8Traits>(plan, inputs, out); break;
-    case DType::Uint16: max_exec<Uint16Traits>(plan, inputs, out); break;
-    case DType::Uint32: max_exec<Uint32Traits>(plan, inputs, out); break;
-    case DType::Uint64: max_exec<Uint64Traits>(plan, inputs, out); break;
-    default: return Status::BadDtype;
+    case DType::Float32: f(Float32Traits{}); return true;
+    case DType::Float64: f(Float64Traits{}); return true;
+    case DType::Float16: f(Float16Traits{}); return true;
+    case DType::Bfloat16: f(Bfloat16Traits{}); return true;
+    case DType::Int8: f(Int8Traits{}); return true;
+    case DType::Int16: f(Int16Traits{}); return true;
+    case DType::Int32: f(Int32Traits{}); return true;
+    case DType::Int64: f(Int64Traits{}); return true;
+    default: break;
   }
-  return Status::Ok;
+  if (signed_only) return false;
+  switch (static_cast<DType>(dtype)) {
+    case DType::Uint8: f(Uint8Traits{}); return true;
+    case DType::Uint16: f(Uint16Traits{}); return true;
+    case DType::Uint32: f(Uint32Traits{}); return true;
+    case DType::Uint64: f(Uint64Traits{}); return true;
+    default: return false;
+  }
+}
+
+Status max_forward_planned(int32_t dtype, const BroadcastPlan& plan, const void* const* inputs, void* out) {
+  const bool ok = with_traits(dtype, false, [&](auto traits) { max_exec<decltype(traits)>(plan, inputs, out); });
+  return ok ? Status::Ok : Status::BadDtype;
+}
+
+Status max_forward_flat(int32_t dtype, int n, const void* const* inputs, const unsigned char* scalar, void* out,
+                        size_t count) {
+  if (n < 1) return Status::BadArity;
+  const bool ok = with_traits(dtype, false, [&](auto traits) {
+    max_flat_exec<decltype(traits)>(n, inputs, scalar, out, count);
+  });
+  return ok ? Status::Ok : Status::BadDtype;
 }
 
 Status max_forward(int32_t dtype, int n, const void* const* inputs, const Shape* shapes, void* out,
@@ -123,18 +158,8 @@ Status max_forward(int32_t dtype, int n, const void* const* inputs, const Shape*
 }
 
 Status relu_forward(int32_t dtype, const void* x, void* out, size_t count) {
-  switch (static_cast<DType>(dtype)) {
-    case DType::Float32: relu_exec<Float32Traits>(x, out, count); break;
-    case DType::Float64: relu_exec<Float64Traits>(x, out, count); break;
-    case DType::Float16: relu_exec<Float16Traits>(x, out, count); break;
-    case DType::Bfloat16: relu_exec<Bfloat16Traits>(x, out, count); break;
-    case DType::Int8: relu_exec<Int8Traits>(x, out, count); break;
-    case DType::Int16: relu_exec<Int16Traits>(x, out, count); break;
-    case DType::Int32: relu_exec<Int32Traits>(x, out, count); break;
-    case DType::Int64: relu_exec<Int64Traits>(x, out, count); break;
-    default: return Status::BadDtype;
-  }
-  return Status::Ok;
+  const bool ok = with_traits(dtype, true, [&](auto traits) { relu_exec<decltype(traits)>(x, out, count); });
+  return ok ? Status::Ok : Status::BadDtype;
 }
 
 }  // namespace onnx_ops

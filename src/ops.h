@@ -23,6 +23,12 @@ Status max_forward(int32_t dtype, int n, const void* const* inputs, const Shape*
 // out[i] = Relu(x[i]) for i < count; out may be x. BadDtype for unsigned dtypes.
 Status relu_forward(int32_t dtype, const void* x, void* out, size_t count);
 
+// out = Max(inputs) where every input is either `count` contiguous elements
+// laid out as out (scalar[i] = 0) or a single value (scalar[i] = 1): the
+// common no-planner case (same shapes, scalars). Same aliasing rules.
+Status max_forward_flat(int32_t dtype, int n, const void* const* inputs, const unsigned char* scalar, void* out,
+                        size_t count);
+
 // Same, with a plan made beforehand (plan_broadcast); lets callers reuse plans.
 Status max_forward_planned(int32_t dtype, const BroadcastPlan& plan, const void* const* inputs, void* out);
 

@@ -31,5 +31,7 @@ export {
   float16ToNumber, numberToFloat16, bfloat16ToNumber, numberToBfloat16,
   encodeFloat16, decodeFloat16, encodeBfloat16, decodeBfloat16,
 } from './dtypes.js';
-export { type OpName, OP_VERSIONS, opVersion, supportedDtypes } from './opsets.js';
-export { type Tensor, type OrtTensorLike, type TensorLike, broadcastShapes, MAX_RANK } from './validate.js';
+export { type OpName, OP_VERSIONS, opVersion, supportedDtypes, firstVersionWith } from './opsets.js';
+export {
+  type Tensor, type OrtTensorLike, type TensorLike, type PlainTensorLike, broadcastShapes, MAX_RANK,
+} from './validate.js';

@@ -13,6 +13,10 @@ export const MAX_WASM_BYTES = 2 ** 32;
 export class Heap {
   /** Addresses allocated here and not yet released, with their sizes. */
   private readonly live = new Map<number, number>();
+  /** A reusable block for call descriptors (not counted as live). */
+  private descAddress = 0;
+  private descWords = 0;
+  private descView: Int32Array | undefined;
 
   constructor(readonly module: OnnxOpsModule) {}
 
@@ -21,17 +25,17 @@ export class Heap {
     if (bytes >= MAX_WASM_BYTES) {
       throw new OnnxOpsError('TOO_LARGE', op, input, `${bytes} bytes do not fit in a 4 GiB wasm memory`);
     }
-    const address = this.module.alloc(bytes);
+    const address = this.module._onnx_ops_alloc(bytes) >>> 0;
     if (address === 0) {
       throw new OnnxOpsError('OUT_OF_MEMORY', op, input,
-        `could not allocate ${bytes} bytes (wasm memory exhausted; in use: ${this.module.heapInUse()} bytes)`);
+        `could not allocate ${bytes} bytes (wasm memory exhausted; in use: ${this.heapInUse()} bytes)`);
     }
     this.live.set(address, bytes);
     return address;
   }
 
   free(address: number): void {
-    if (this.live.delete(address)) this.module.release(address);
+    if (this.live.delete(address)) this.module._onnx_ops_release(address);
   }
 
   /** Bytes allocated through this heap and not released. */
@@ -62,9 +66,30 @@ export class Heap {
     return out;
   }
 
-  /** Int32 words at `address` (for call descriptors). */
-  int32(address: number, length: number): Int32Array {
-    return new Int32Array(this.module.HEAPU8.buffer, address, length);
+  /** Bytes malloc has handed out and not taken back (the whole module). */
+  heapInUse(): number {
+    return this.module._onnx_ops_heap_in_use() >>> 0;
+  }
+
+  /**
+   * A descriptor block of at least `words` int32 words: `[address, view]`.
+   * The block is kept for later calls; the view is valid until memory grows.
+   */
+  descriptor(words: number, op: string): [number, Int32Array] {
+    if (words > this.descWords) {
+      const size = Math.max(64, 2 ** Math.ceil(Math.log2(words)));
+      const address = this.alloc(size * 4, op);
+      this.live.delete(address); // kept for the life of the instance, not a leak
+      if (this.descAddress) this.module._onnx_ops_release(this.descAddress);
+      this.descAddress = address;
+      this.descWords = size;
+      this.descView = undefined;
+    }
+    const buffer = this.module.HEAPU8.buffer;
+    if (!this.descView || this.descView.buffer !== buffer) {
+      this.descView = new Int32Array(buffer, this.descAddress, this.descWords);
+    }
+    return [this.descAddress, this.descView];
   }
 }
 

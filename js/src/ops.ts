@@ -7,7 +7,7 @@ import { type ErrorCode, OnnxOpsError, showShape } from './errors.js';
 import { Heap, WasmTensor } from './memory.js';
 import { type OpName, dtypesOfVersion, firstVersionWith, opVersion, supportedDtypes } from './opsets.js';
 import {
-  type Checked, type Tensor, type TensorLike, broadcastChecked, checkFits, checkInput, checkShape, sameShape,
+  type Checked, type PlainTensorLike, type Tensor, type TensorLike, broadcastChecked, checkFits, checkInput, checkShape, sameShape,
 } from './validate.js';
 import type { OnnxOpsModule } from './wasm/onnx-ops-wasm.js';
 
@@ -34,13 +34,16 @@ export class Ops {
   /** @internal — use createOps(). */
   constructor(module: OnnxOpsModule) {
     this.heap = new Heap(module);
-    this.simd = module.simd();
+    this.simd = module._onnx_ops_simd() === 1;
   }
 
   /**
    * ONNX Max: the element-wise maximum of 1..N inputs of one dtype, with
    * numpy broadcasting from Max-8 on (before it, all shapes must be equal).
    */
+  max(inputs: readonly PlainTensorLike[], options?: OpOptions & { out?: undefined }): Result;
+  max(inputs: readonly TensorLike[], options: OpOptions & { out: WasmTensor }): WasmTensor;
+  max(inputs: readonly TensorLike[], options?: OpOptions): Result | WasmTensor;
   max(inputs: readonly TensorLike[], options: OpOptions = {}): Result | WasmTensor {
     const op = 'Max';
     if (!Array.isArray(inputs)) {
@@ -65,30 +68,42 @@ export class Ops {
     }
     const { size } = checkShape(shape, op);
     checkFits(dtype, shape, size, op);
+    const module = this.heap.module;
+    const code = DTYPE_INFO[dtype].onnx;
+    // Same layout as the output, or a single value, for every input: no
+    // broadcast plan needed (same shapes, scalars, [1,n] against [n], ...).
+    const flat = checked.every((c) => c.size === size || c.size === 1);
     return this.run(op, dtype, shape, size, checked, out, (outAddress, addresses) => {
-      const words = 4 + shape.length + checked.reduce((n, c) => n + 2 + c.shape.length, 0);
-      const desc = this.heap.alloc(words * 4, op);
-      try {
-        const w = this.heap.int32(desc, words);
-        let p = 0;
-        w[p++] = DTYPE_INFO[dtype].onnx;
-        w[p++] = checked.length;
-        w[p++] = outAddress;
-        w[p++] = shape.length;
-        for (const d of shape) w[p++] = d;
-        checked.forEach((c, i) => {
-          w[p++] = addresses[i];
-          w[p++] = c.shape.length;
-          for (const d of c.shape) w[p++] = d;
-        });
-        return this.heap.module.max(desc);
-      } finally {
-        this.heap.free(desc);
+      if (flat) {
+        const [desc, w] = this.heap.descriptor(2 * checked.length, op);
+        for (let i = 0; i < checked.length; i++) {
+          w[2 * i] = addresses[i];
+          w[2 * i + 1] = checked[i].size === size ? 0 : 1;
+        }
+        return module._onnx_ops_max_flat(code, checked.length, desc, outAddress, size);
       }
+      const words = 4 + shape.length + checked.reduce((n, c) => n + 2 + c.shape.length, 0);
+      const [desc, w] = this.heap.descriptor(words, op);
+      let p = 0;
+      w[p++] = code;
+      w[p++] = checked.length;
+      w[p++] = outAddress;
+      w[p++] = shape.length;
+      for (const d of shape) w[p++] = d;
+      checked.forEach((c, i) => {
+        w[p++] = addresses[i];
+        w[p++] = c.shape.length;
+        for (const d of c.shape) w[p++] = d;
+      });
+      return module._onnx_ops_max(desc);
     });
   }
 
   /** ONNX Relu: max(0, x) element-wise, for one input. */
+  relu(input: PlainTensorLike, options?: OpOptions & { out?: undefined }): Result;
+  relu(input: WasmTensor, options?: OpOptions): WasmTensor;
+  relu(input: TensorLike, options: OpOptions & { out: WasmTensor }): WasmTensor;
+  relu(input: TensorLike, options?: OpOptions): Result | WasmTensor;
   relu(input: TensorLike, options: OpOptions = {}): Result | WasmTensor {
     const op = 'Relu';
     if (Array.isArray(input)) {
@@ -104,7 +119,7 @@ export class Ops {
     const c = checkInput(input, op, 0, this.heap);
     const dtype = this.checkDtypes(op, version, [c]);
     return this.run(op, dtype, c.shape, c.size, [c], out, (outAddress, addresses) =>
-      this.heap.module.relu(DTYPE_INFO[dtype].onnx, addresses[0], outAddress, c.size));
+      this.heap.module._onnx_ops_relu(DTYPE_INFO[dtype].onnx, addresses[0], outAddress, c.size));
   }
 
   /**
@@ -133,7 +148,7 @@ export class Ops {
   /** Bytes of wasm heap in use (malloc's count) and what this instance holds. */
   memoryStats(): { heapInUse: number; liveAllocations: number; liveBytes: number; memoryBytes: number } {
     return {
-      heapInUse: this.heap.module.heapInUse(),
+      heapInUse: this.heap.heapInUse(),
       liveAllocations: this.heap.liveAllocations,
       liveBytes: this.heap.liveBytes,
       memoryBytes: this.heap.module.HEAPU8.buffer.byteLength,

@@ -30,8 +30,7 @@ export function opVersion(op: OpName, opset?: number): number {
   return v;
 }
 
-/** The dtypes an operator version accepts. */
-export function dtypesOfVersion(op: OpName, version: number): readonly DType[] {
+function dtypeTable(op: OpName, version: number): readonly DType[] {
   if (op === 'Max') {
     if (version < 12) return FLOAT_DTYPES;
     if (version < 13) return [...FLOAT_DTYPES, ...INT_DTYPES, ...UINT_DTYPES];
@@ -40,6 +39,16 @@ export function dtypesOfVersion(op: OpName, version: number): readonly DType[] {
   if (version < 13) return FLOAT_DTYPES;
   if (version < 14) return [...FLOAT_DTYPES, 'bfloat16'];
   return [...FLOAT_DTYPES, 'bfloat16', ...INT_DTYPES];
+}
+
+const TABLES = new Map<string, readonly DType[]>();
+for (const op of ['Max', 'Relu'] as const) {
+  for (const v of OP_VERSIONS[op]) TABLES.set(`${op}-${v}`, Object.freeze(dtypeTable(op, v)));
+}
+
+/** The dtypes an operator version accepts (a shared, frozen array). */
+export function dtypesOfVersion(op: OpName, version: number): readonly DType[] {
+  return TABLES.get(`${op}-${version}`) ?? dtypeTable(op, version);
 }
 
 /** The dtypes an operator accepts at an opset (default: the newest). */

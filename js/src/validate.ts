@@ -27,13 +27,15 @@ export interface OrtTensorLike {
   data: unknown;
 }
 
-/** What every op accepts as an input. */
-export type TensorLike =
-  | { dtype: DType | string | number; shape: readonly number[]; data: ArrayBufferView }
-  | OrtTensorLike
+/** An input whose data lives in JavaScript memory (anything but a WasmTensor). */
+export type PlainTensorLike =
+  | ({ dtype: DType | string | number; shape: readonly number[]; data: ArrayBufferView } & { dispose?: never })
+  | (OrtTensorLike & { dispose?: never })
   | TypedArray
-  | ArrayBufferView
-  | WasmTensor;
+  | ArrayBufferView;
+
+/** What every op accepts as an input. */
+export type TensorLike = PlainTensorLike | WasmTensor;
 
 /** An input after validation: either plain data, or a live wasm tensor. */
 export interface Checked {

@@ -161,3 +161,28 @@ TEST_CASE("Relu has no unsigned kernels") {
   }
   CHECK(relu_forward(0, nullptr, nullptr, 0) == Status::BadDtype);
 }
+
+TEST_CASE_TEMPLATE("Max flat path: same-layout inputs and single values, any count", Tr, ONNX_OPS_ALL_TRAITS) {
+  using T = typename Tr::T;
+  std::mt19937_64 rng(21);
+  for (int round = 0; round < 40; ++round) {
+    const int n = 1 + int(rng() % 20);  // beyond the 16 kept on the stack too
+    const size_t count = size_t(rng() % 5000);
+    std::vector<std::vector<T>> data;
+    std::vector<unsigned char> scalar;
+    std::vector<const void*> ptrs;
+    for (int i = 0; i < n; ++i) {
+      scalar.push_back(rng() % 3 == 0);
+      data.push_back(test::random_vector<Tr>(rng, scalar.back() ? 1 : count));
+    }
+    for (auto& d : data) ptrs.push_back(d.data());
+    std::vector<T> out(count);
+    REQUIRE(max_forward_flat(int32_t(test::dtype_of<Tr>()), n, ptrs.data(), scalar.data(), out.data(), count) ==
+            Status::Ok);
+    for (size_t k = 0; k < count; ++k) {
+      T acc = data[0][scalar[0] ? 0 : k];
+      for (int i = 1; i < n; ++i) acc = test::ref_max<Tr>(acc, data[size_t(i)][scalar[size_t(i)] ? 0 : k]);
+      REQUIRE(test::same_bits(out[k], acc));
+    }
+  }
+}

@@ -1,11 +1,20 @@
-// Types of the Emscripten module built from bindings/bindings.cpp.
+// Types of the Emscripten module built from bindings/bindings.cpp: the Embind
+// functions, and the same functions as plain wasm exports (_onnx_ops_*).
 export interface OnnxOpsModule {
   max(descriptor: number): number;
+  maxFlat(dtype: number, n: number, descriptor: number, out: number, count: number): number;
   relu(dtype: number, x: number, out: number, count: number): number;
   alloc(bytes: number): number;
   release(address: number): void;
   heapInUse(): number;
-  simd(): boolean;
+  simd(): number;
+  _onnx_ops_max(descriptor: number): number;
+  _onnx_ops_max_flat(dtype: number, n: number, descriptor: number, out: number, count: number): number;
+  _onnx_ops_relu(dtype: number, x: number, out: number, count: number): number;
+  _onnx_ops_alloc(bytes: number): number;
+  _onnx_ops_release(address: number): void;
+  _onnx_ops_heap_in_use(): number;
+  _onnx_ops_simd(): number;
   readonly HEAPU8: Uint8Array;
 }
 
