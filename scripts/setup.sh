@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building and testing need, on a fresh Debian 12 machine:
-# Emscripten, doctest, CMake and a C++ compiler from Debian; the npm devDependencies.
+# Emscripten, doctest, CMake, a C++ compiler and Chromium from Debian; the npm devDependencies.
 # Quick when everything is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +11,7 @@ command -v emcc >/dev/null 2>&1 || need+=(emscripten)
 command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v g++ >/dev/null 2>&1 || need+=(g++)
 command -v make >/dev/null 2>&1 || need+=(make)
+[ -x /usr/bin/chromium ] || need+=(chromium)   # the demo's end-to-end tests
 if [ "${#need[@]}" -gt 0 ]; then
   echo "setup: installing Debian packages: ${need[*]}"
   sudo_cmd=()

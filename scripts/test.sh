@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test: installs what is missing, builds, then the C++ suites (wasm,
-# native sanitized, native scalar) and the Jest suites.
+# native sanitized, native scalar), the Jest suites, and the demo's end-to-end
+# tests in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -8,3 +9,4 @@ bash scripts/build.sh
 bash scripts/test-cpp.sh
 npx tsc -p tsconfig.json
 npx jest --ci
+node --test tests/e2e/demo.e2e.mjs
