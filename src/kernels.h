@@ -38,10 +38,10 @@ inline v128_t splat_value(T x) {
 // out[i] = max(a[i], b[i]); a or b may be a repeated single value.
 template <class Tr, bool kAScalar, bool kBScalar>
 ONNX_OPS_KERNEL void max_kernel(size_t n, const typename Tr::T* a, const typename Tr::T* b, typename Tr::T* out) {
-  using T = typename Tr::T;
   if (n == 0) return;
   size_t i = 0;
 #ifdef ONNX_OPS_VECTOR
+  using T = typename Tr::T;
   constexpr size_t kLanes = 16 / sizeof(T);
   const v128_t sa = kAScalar ? splat_value(*a) : v128_t{};
   const v128_t sb = kBScalar ? splat_value(*b) : v128_t{};
@@ -68,9 +68,9 @@ ONNX_OPS_KERNEL void max_kernel(size_t n, const typename Tr::T* a, const typenam
 // out[i] = relu(x[i]).
 template <class Tr>
 ONNX_OPS_KERNEL void relu_kernel(size_t n, const typename Tr::T* x, typename Tr::T* out) {
-  using T = typename Tr::T;
   size_t i = 0;
 #ifdef ONNX_OPS_VECTOR
+  using T = typename Tr::T;
   constexpr size_t kLanes = 16 / sizeof(T);
   ONNX_OPS_VECTOR_LOOP
   for (; i + 4 * kLanes <= n; i += 4 * kLanes) {

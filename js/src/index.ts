@@ -7,10 +7,18 @@
  */
 import createOnnxOpsModule from './wasm/onnx-ops-wasm.js';
 import { Ops } from './ops.js';
+import { OnnxOpsError } from './errors.js';
+import { SCRATCH_BYTES } from './plain.js';
 
 export interface CreateOpsOptions {
   /** The module's wasm bytes, if you load them yourself (they are built into the package otherwise). */
   wasmBinary?: ArrayBuffer | Uint8Array;
+  /**
+   * Wasm memory the plain path (typed arrays in and out) may use for one call,
+   * in bytes (default 1 MiB, at least 4 KiB). Larger plain calls stream
+   * through it in chunks, so they never grow wasm memory by more.
+   */
+  scratchBytes?: number;
 }
 
 /**
@@ -19,8 +27,13 @@ export interface CreateOpsOptions {
  * used with another.
  */
 export async function createOps(options: CreateOpsOptions = {}): Promise<Ops> {
+  const scratch = options.scratchBytes ?? SCRATCH_BYTES;
+  if (typeof scratch !== 'number' || !Number.isSafeInteger(scratch) || scratch < 4096 || scratch > 2 ** 30) {
+    throw new OnnxOpsError('INVALID_ARGUMENT', 'createOps', undefined,
+      `scratchBytes must be an integer from 4096 to 2^30, got ${String(scratch)}`);
+  }
   const module = await createOnnxOpsModule(options.wasmBinary ? { wasmBinary: options.wasmBinary } : {});
-  return new Ops(module);
+  return new Ops(module, scratch);
 }
 
 export { Ops, type OpOptions, type Result } from './ops.js';

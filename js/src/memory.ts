@@ -17,8 +17,15 @@ export class Heap {
   private descAddress = 0;
   private descWords = 0;
   private descView: Int32Array | undefined;
+  /** The plain path's scratch block (not counted as live). */
+  private scratchAddress = 0;
+  private scratchBytes = 0;
 
-  constructor(readonly module: OnnxOpsModule) {}
+  /**
+   * @param scratchLimit bytes the plain path may hold for one call (its
+   *   scratch block); larger plain calls stream through it in chunks.
+   */
+  constructor(readonly module: OnnxOpsModule, readonly scratchLimit: number) {}
 
   /** Allocates `bytes` (16-byte aligned) or throws OUT_OF_MEMORY. */
   alloc(bytes: number, op: string, input?: InputRef): number {
@@ -69,6 +76,30 @@ export class Heap {
   /** Bytes malloc has handed out and not taken back (the whole module). */
   heapInUse(): number {
     return this.module._onnx_ops_heap_in_use() >>> 0;
+  }
+
+  /**
+   * The scratch block of the plain path, at least `bytes` large: `[address,
+   * capacity]`. Kept for later calls and grown on demand (the plain path asks
+   * for at most scratchLimit); not counted as a live allocation.
+   */
+  scratch(bytes: number, op: string): [number, number] {
+    if (bytes > this.scratchBytes) {
+      const size = Math.min(this.scratchLimit, Math.max(4096, 2 ** Math.ceil(Math.log2(bytes))));
+      const address = this.alloc(size, op);
+      this.live.delete(address);
+      if (this.scratchAddress) this.module._onnx_ops_release(this.scratchAddress);
+      this.scratchAddress = address;
+      this.scratchBytes = size;
+    }
+    return [this.scratchAddress, this.scratchBytes];
+  }
+
+  /** Copies `count` elements at `address` into `target` from element `offset` on. */
+  readInto(target: TypedArray, offset: number, address: number, count: number): void {
+    const bytes = target.BYTES_PER_ELEMENT;
+    new Uint8Array(target.buffer, target.byteOffset + offset * bytes, count * bytes)
+      .set(this.module.HEAPU8.subarray(address, address + count * bytes));
   }
 
   /**

@@ -5,17 +5,22 @@
 import { type DType, DTYPE_INFO, type TypedArray, toDType } from './dtypes.js';
 import { type ErrorCode, OnnxOpsError, showShape } from './errors.js';
 import { Heap, WasmTensor } from './memory.js';
-import { type OpName, dtypesOfVersion, firstVersionWith, opVersion, supportedDtypes } from './opsets.js';
+import { type OpName, describe, dtypesOfVersion, firstVersionWith, opVersion, supportedDtypes } from './opsets.js';
+import { type Kernel, SCRATCH_BYTES, runPlain } from './plain.js';
 import {
-  type Checked, type PlainTensorLike, type Tensor, type TensorLike, broadcastChecked, checkFits, checkInput, checkShape, sameShape,
+  type Checked, type PlainTensorLike, type Tensor, type TensorLike, broadcastChecked, checkFits, checkInput, checkPlainOut,
+  checkShape, sameShape,
 } from './validate.js';
 import type { OnnxOpsModule } from './wasm/onnx-ops-wasm.js';
 
 export interface OpOptions {
   /** The model's ai.onnx opset (integer >= 1). Default: the newest operator version. */
   opset?: number;
-  /** A wasm tensor to write the result into (may be one of the inputs: in place). */
-  out?: WasmTensor;
+  /**
+   * Where to write the result: a wasm tensor, or a typed array of the result's
+   * dtype and size (for plain inputs). May be one of the inputs (in place).
+   */
+  out?: WasmTensor | ArrayBufferView;
 }
 
 /** A plain result: `{ dtype, shape, data }` with a fresh, caller-owned typed array. */
@@ -32,8 +37,8 @@ export class Ops {
   readonly simd: boolean;
 
   /** @internal — use createOps(). */
-  constructor(module: OnnxOpsModule) {
-    this.heap = new Heap(module);
+  constructor(module: OnnxOpsModule, scratchBytes = SCRATCH_BYTES) {
+    this.heap = new Heap(module, scratchBytes);
     this.simd = module._onnx_ops_simd() === 1;
   }
 
@@ -41,7 +46,7 @@ export class Ops {
    * ONNX Max: the element-wise maximum of 1..N inputs of one dtype, with
    * numpy broadcasting from Max-8 on (before it, all shapes must be equal).
    */
-  max(inputs: readonly PlainTensorLike[], options?: OpOptions & { out?: undefined }): Result;
+  max(inputs: readonly PlainTensorLike[], options?: OpOptions & { out?: ArrayBufferView }): Result;
   max(inputs: readonly TensorLike[], options: OpOptions & { out: WasmTensor }): WasmTensor;
   max(inputs: readonly TensorLike[], options?: OpOptions): Result | WasmTensor;
   max(inputs: readonly TensorLike[], options: OpOptions = {}): Result | WasmTensor {
@@ -53,7 +58,7 @@ export class Ops {
     if (inputs.length === 0) throw new OnnxOpsError('ARITY', op, undefined, 'needs at least one input');
     const checked = inputs.map((x, i) => checkInput(x, op, i, this.heap));
     const dtype = this.checkDtypes(op, version, checked);
-    let shape: number[];
+    let shape: readonly number[];
     if (version < 8) {
       checked.forEach((c, i) => {
         if (!sameShape(c.shape, checked[0].shape)) {
@@ -66,41 +71,40 @@ export class Ops {
     } else {
       shape = broadcastChecked(checked.map((c) => c.shape), op);
     }
-    const { size } = checkShape(shape, op);
+    const size = shape.reduce((a, b) => a * b, 1);
     checkFits(dtype, shape, size, op);
     const module = this.heap.module;
     const code = DTYPE_INFO[dtype].onnx;
-    // Same layout as the output, or a single value, for every input: no
-    // broadcast plan needed (same shapes, scalars, [1,n] against [n], ...).
-    const flat = checked.every((c) => c.size === size || c.size === 1);
-    return this.run(op, dtype, shape, size, checked, out, (outAddress, addresses) => {
-      if (flat) {
-        const [desc, w] = this.heap.descriptor(2 * checked.length, op);
-        for (let i = 0; i < checked.length; i++) {
+    return this.run(op, dtype, shape, size, checked, out, ({ shapes, sizes, addresses, outShape, outAddress, size: n }) => {
+      // Same layout as the output, or a single value, for every input: no
+      // broadcast plan needed (same shapes, scalars, [1,n] against [n], ...).
+      if (sizes.every((s) => s === n || s === 1)) {
+        const [desc, w] = this.heap.descriptor(2 * addresses.length, op);
+        for (let i = 0; i < addresses.length; i++) {
           w[2 * i] = addresses[i];
-          w[2 * i + 1] = checked[i].size === size ? 0 : 1;
+          w[2 * i + 1] = sizes[i] === n ? 0 : 1;
         }
-        return module._onnx_ops_max_flat(code, checked.length, desc, outAddress, size);
+        return module._onnx_ops_max_flat(code, addresses.length, desc, outAddress, n);
       }
-      const words = 4 + shape.length + checked.reduce((n, c) => n + 2 + c.shape.length, 0);
+      const words = 4 + outShape.length + shapes.reduce((k, s) => k + 2 + s.length, 0);
       const [desc, w] = this.heap.descriptor(words, op);
       let p = 0;
       w[p++] = code;
-      w[p++] = checked.length;
+      w[p++] = addresses.length;
       w[p++] = outAddress;
-      w[p++] = shape.length;
-      for (const d of shape) w[p++] = d;
-      checked.forEach((c, i) => {
+      w[p++] = outShape.length;
+      for (const d of outShape) w[p++] = d;
+      shapes.forEach((s, i) => {
         w[p++] = addresses[i];
-        w[p++] = c.shape.length;
-        for (const d of c.shape) w[p++] = d;
+        w[p++] = s.length;
+        for (const d of s) w[p++] = d;
       });
       return module._onnx_ops_max(desc);
     });
   }
 
   /** ONNX Relu: max(0, x) element-wise, for one input. */
-  relu(input: PlainTensorLike, options?: OpOptions & { out?: undefined }): Result;
+  relu(input: PlainTensorLike, options?: OpOptions & { out?: ArrayBufferView }): Result;
   relu(input: WasmTensor, options?: OpOptions): WasmTensor;
   relu(input: TensorLike, options: OpOptions & { out: WasmTensor }): WasmTensor;
   relu(input: TensorLike, options?: OpOptions): Result | WasmTensor;
@@ -118,8 +122,9 @@ export class Ops {
     const { version, out } = this.options(op, options);
     const c = checkInput(input, op, 0, this.heap);
     const dtype = this.checkDtypes(op, version, [c]);
-    return this.run(op, dtype, c.shape, c.size, [c], out, (outAddress, addresses) =>
-      this.heap.module._onnx_ops_relu(DTYPE_INFO[dtype].onnx, addresses[0], outAddress, c.size));
+    const code = DTYPE_INFO[dtype].onnx;
+    return this.run(op, dtype, c.shape, c.size, [c], out, ({ addresses, outAddress, size }) =>
+      this.heap.module._onnx_ops_relu(code, addresses[0], outAddress, size));
   }
 
   /**
@@ -157,7 +162,7 @@ export class Ops {
 
   // ---- shared steps ----------------------------------------------------------
 
-  private options(op: OpName, options: OpOptions): { version: number; out?: WasmTensor } {
+  private options(op: OpName, options: OpOptions): { version: number; out?: WasmTensor | ArrayBufferView } {
     if (options === null || typeof options !== 'object') {
       throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined, 'options must be an object: { opset?, out? }');
     }
@@ -165,7 +170,9 @@ export class Ops {
     const out = options.out;
     if (out !== undefined) {
       if (!(out instanceof WasmTensor)) {
-        throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out', 'out must be a tensor from ops.tensor()');
+        if (ArrayBuffer.isView(out) && !(out instanceof DataView)) return { version, out };
+        throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out',
+          `out must be a tensor from ops.tensor() or a typed array, got ${describe(out)}`);
       }
       if (out.heap !== this.heap) {
         throw new OnnxOpsError('FOREIGN_TENSOR', op, 'out', 'the tensor belongs to another createOps() instance');
@@ -194,16 +201,25 @@ export class Ops {
   }
 
   /**
-   * Places inputs and output in wasm memory, runs the kernel, and returns the
-   * result in the form the caller gave: the `out` tensor, a new wasm tensor
-   * when any input was one, else a plain tensor. Temporary memory is freed on
-   * every path, errors included.
+   * Runs the kernel and returns the result in the form the caller gave: the
+   * `out` tensor or array, a new wasm tensor when any input was one, else a
+   * plain tensor. Plain inputs with a plain (or no) output take the bounded
+   * plain path (plain.ts); otherwise plain inputs are copied into temporary
+   * wasm memory. Temporary memory is freed on every path, errors included.
    */
-  private run(op: OpName, dtype: DType, shape: number[], size: number, checked: readonly Checked[],
-    out: WasmTensor | undefined, kernel: (outAddress: number, inputs: number[]) => number): Result | WasmTensor {
+  private run(op: OpName, dtype: DType, shape: readonly number[], size: number, checked: readonly Checked[],
+    out: WasmTensor | ArrayBufferView | undefined, kernel: Kernel): Result | WasmTensor {
+    if (!(out instanceof WasmTensor) && checked.every((c) => !c.wasm)) {
+      const data = out === undefined ? new DTYPE_INFO[dtype].array(size) : checkPlainOut(op, dtype, shape, size, out, checked);
+      const parts = checked.map((c) => ({ data: c.data!, offset: 0, shape: c.shape, size: c.size }));
+      this.check(op, runPlain(this.heap, kernel, dtype, op, parts, shape, data));
+      return { dtype, shape: [...shape], data };
+    }
+    if (out !== undefined && !(out instanceof WasmTensor)) {
+      throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out', 'a typed array out goes with plain inputs only; use a wasm tensor');
+    }
     const bytes = size * DTYPE_INFO[dtype].bytes;
     if (out) this.checkOut(op, dtype, shape, out);
-    const wasmResult = out === undefined && checked.some((c) => c.wasm);
     const temps: number[] = [];
     let outAddress = 0;
     try {
@@ -214,26 +230,25 @@ export class Ops {
         this.heap.write(a, c.data!);
         return a;
       });
-      if (out) outAddress = out.address;
-      else {
-        outAddress = this.heap.alloc(bytes, op);
-        if (!wasmResult) temps.push(outAddress);
-      }
+      outAddress = out ? out.address : this.heap.alloc(bytes, op);
       if (size > 0) {
-        const status = kernel(outAddress, addresses);
-        if (status !== 0) {
-          throw new OnnxOpsError(STATUS_CODES[status] ?? 'INVALID_ARGUMENT', op, undefined,
-            `the kernel rejected the call (status ${status})`);
-        }
+        this.check(op, kernel({
+          shapes: checked.map((c) => c.shape), sizes: checked.map((c) => c.size), addresses, outShape: shape, outAddress, size,
+        }));
       }
-      if (out) return out;
-      if (wasmResult) return new WasmTensor(this.heap, dtype, shape, size, outAddress);
-      return { dtype, shape, data: this.heap.read(dtype, outAddress, size) as TypedArray };
+      return out ?? new WasmTensor(this.heap, dtype, shape, size, outAddress);
     } catch (e) {
-      if (wasmResult && outAddress !== 0) this.heap.free(outAddress);
+      if (!out && outAddress !== 0) this.heap.free(outAddress);
       throw e;
     } finally {
       for (const a of temps) this.heap.free(a);
+    }
+  }
+
+  private check(op: OpName, status: number): void {
+    if (status !== 0) {
+      throw new OnnxOpsError(STATUS_CODES[status] ?? 'INVALID_ARGUMENT', op, undefined,
+        `the kernel rejected the call (status ${status})`);
     }
   }
 

@@ -40,7 +40,7 @@ export type TensorLike = PlainTensorLike | WasmTensor;
 /** An input after validation: either plain data, or a live wasm tensor. */
 export interface Checked {
   dtype: DType;
-  shape: number[];
+  shape: readonly number[];
   size: number;
   data?: TypedArray; // plain inputs, reinterpreted as the dtype's storage array
   wasm?: WasmTensor;
@@ -81,7 +81,7 @@ export function checkFits(dtype: DType, shape: readonly number[], size: number, 
 }
 
 /** The typed array for `dtype`'s storage, viewing the same bytes as `data`, or an error. */
-function storageOf(data: unknown, dtype: DType, op: string, input: InputRef): TypedArray {
+export function storageOf(data: unknown, dtype: DType, op: string, input: InputRef): TypedArray {
   if (!ArrayBuffer.isView(data) || data instanceof DataView) {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, input,
       `data must be a ${DTYPE_INFO[dtype].array.name} for ${dtype}, got ${describe(data)}`);
@@ -115,7 +115,7 @@ export function checkInput(x: unknown, op: string, input: InputRef, owner: unkno
       throw new OnnxOpsError('FOREIGN_TENSOR', op, input, 'the tensor belongs to another createOps() instance');
     }
     x.assertLive(op, input);
-    return { dtype: x.dtype, shape: [...x.shape], size: x.size, wasm: x };
+    return { dtype: x.dtype, shape: x.shape, size: x.size, wasm: x };
   }
   if (ArrayBuffer.isView(x)) {
     const dtype = dtypeOfArray(x);
@@ -164,6 +164,7 @@ export function broadcastShapes(...shapes: (readonly number[])[]): number[] {
 
 /** broadcastShapes over shapes already checked. */
 export function broadcastChecked(shapes: readonly (readonly number[])[], op: string): number[] {
+  if (shapes.length > 0 && shapes.every((s) => sameShape(s, shapes[0]))) return [...shapes[0]];
   const rank = Math.max(0, ...shapes.map((s) => s.length));
   const out: number[] = new Array<number>(rank).fill(1);
   const from: number[] = new Array<number>(rank).fill(-1); // which input set out[k]
@@ -190,3 +191,29 @@ export function sameShape(a: readonly number[], b: readonly number[]): boolean {
 }
 
 export { DTYPES };
+
+/**
+ * Checks a typed array given as `out` for plain inputs: the dtype's array
+ * class, the result's length, and no partial overlap with an input (being
+ * exactly an input of the output's shape, in place, is fine).
+ */
+export function checkPlainOut(op: string, dtype: DType, shape: readonly number[], size: number, out: ArrayBufferView,
+  inputs: readonly Checked[]): TypedArray {
+  const data = storageOf(out, dtype, op, 'out');
+  if (isDetached(data.buffer)) throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out', 'the out array\'s ArrayBuffer is detached');
+  if (data.length !== size) {
+    throw new OnnxOpsError('OUT_MISMATCH', op, 'out',
+      `out has ${data.length} elements but the result ${showShape(shape)} has ${size}`);
+  }
+  const start = data.byteOffset;
+  const end = start + data.byteLength;
+  inputs.forEach((c, i) => {
+    const d = c.data;
+    if (!d || d.buffer !== data.buffer || d.byteLength === 0 || data.byteLength === 0) return;
+    if (d.byteOffset >= end || d.byteOffset + d.byteLength <= start) return;
+    if (d.byteOffset === start && d.byteLength === data.byteLength) return;
+    throw new OnnxOpsError('OVERLAP', op, i,
+      'out overlaps this input\'s memory without being exactly it (results would overwrite values still to be read)');
+  });
+  return data;
+}

@@ -66,7 +66,7 @@ const cases: Case[] = [
 
 describe('typed errors', () => {
   test('every documented code is exercised below', () => {
-    const used = new Set([...cases.map((c) => c.code), 'DISPOSED', 'FOREIGN_TENSOR', 'OUT_MISMATCH', 'OUT_OF_MEMORY', 'SHAPE_MISMATCH']);
+    const used = new Set([...cases.map((c) => c.code), 'DISPOSED', 'FOREIGN_TENSOR', 'OUT_MISMATCH', 'OUT_OF_MEMORY', 'SHAPE_MISMATCH', 'OVERLAP']);
     expect([...used].sort()).toEqual([...ERROR_CODES].sort());
   });
 
@@ -104,6 +104,27 @@ describe('typed errors', () => {
     expect(thrown(() => ops.relu(a, null as never)).code).toBe('INVALID_ARGUMENT');
     for (const t of [a, row, wrongType]) t.dispose();
     expect(ops.memoryStats().liveAllocations).toBe(0);
+  });
+
+  test('a typed-array out: wrong class, wrong length, partial overlap with an input', async () => {
+    const ops = await getOps();
+    const x = new Float32Array([1, -2, 3, -4]);
+    expect(thrown(() => ops.relu(x, { out: new Float64Array(4) })).code).toBe('INVALID_ARGUMENT');
+    const e = thrown(() => ops.relu(x, { out: new Float32Array(3) }));
+    expect(e.code).toBe('OUT_MISMATCH');
+    expect(e.message).toContain('3 elements');
+    const buf = new Float32Array(8);
+    buf.set([1, -2, 3, -4, 5, -6, 7, -8]);
+    const a = buf.subarray(0, 4);
+    const o = buf.subarray(2, 6);
+    const before = Array.from(buf);
+    const overlap = thrown(() => ops.relu(a, { out: o }));
+    expect(overlap.code).toBe('OVERLAP');
+    expect(overlap.input).toBe(0);
+    expect(Array.from(buf)).toEqual(before);
+    const t = ops.tensor('float32', [4], x);
+    expect(thrown(() => ops.relu(t, { out: new Float32Array(4) })).code).toBe('INVALID_ARGUMENT');
+    t.dispose();
   });
 
   test('memory exhausted: OUT_OF_MEMORY, and the library goes on working', async () => {

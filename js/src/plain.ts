@@ -1,0 +1,111 @@
+/**
+ * The plain path: an op on tensors in JavaScript memory, run through one
+ * bounded scratch block of wasm memory. Small calls copy everything in at once;
+ * large ones stream, chunk by chunk along the output's leading axes, so a call
+ * on a tensor of any size grows wasm memory by at most the scratch block
+ * (wasm memory never shrinks: a one-off huge call must not pin it).
+ */
+import { DTYPE_INFO, type DType, type TypedArray } from './dtypes.js';
+import type { Heap } from './memory.js';
+
+/** Default bytes of wasm memory the plain path may use for one call. */
+export const SCRATCH_BYTES = 1 << 20;
+
+/** A kernel over tensors placed in wasm memory; returns a status (0 = ok). */
+export type Kernel = (call: {
+  shapes: readonly (readonly number[])[];
+  sizes: readonly number[];
+  addresses: readonly number[];
+  outShape: readonly number[];
+  outAddress: number;
+  size: number;
+}) => number;
+
+/** An input (or the output) as a window of a typed array. */
+export interface Part {
+  data: TypedArray;
+  offset: number; // in elements
+  shape: readonly number[];
+  size: number;
+}
+
+const align16 = (n: number): number => (n + 15) & ~15;
+const product = (s: readonly number[]): number => s.reduce((a, b) => a * b, 1);
+
+/**
+ * Runs `kernel` on plain inputs into `out` (a typed array of the output's
+ * size). Returns the first non-zero kernel status, or 0.
+ */
+export function runPlain(heap: Heap, kernel: Kernel, dtype: DType, op: string, inputs: readonly Part[],
+  outShape: readonly number[], out: TypedArray): number {
+  const bytes = DTYPE_INFO[dtype].bytes;
+  const total = product(outShape);
+  if (total === 0) return 0;
+  const scratch = heap.scratch(Math.min(heap.scratchLimit, needed(inputs, total, bytes)), op);
+  return step(heap, kernel, bytes, scratch, inputs, { data: out, offset: 0, shape: outShape, size: total });
+}
+
+function needed(inputs: readonly Part[], outSize: number, bytes: number): number {
+  return inputs.reduce((n, p) => n + align16(p.size * bytes), align16(outSize * bytes));
+}
+
+function step(heap: Heap, kernel: Kernel, bytes: number, scratch: [number, number], inputs: readonly Part[],
+  out: Part): number {
+  const [base, capacity] = scratch;
+  if (needed(inputs, out.size, bytes) <= capacity) {
+    // Everything fits: copy in, run once, copy out.
+    let at = base;
+    const addresses = inputs.map((p) => {
+      const a = at;
+      heap.write(a, p.data.subarray(p.offset, p.offset + p.size));
+      at += align16(p.size * bytes);
+      return a;
+    });
+    const status = kernel({
+      shapes: inputs.map((p) => p.shape), sizes: inputs.map((p) => p.size), addresses, outShape: out.shape, outAddress: at,
+      size: out.size,
+    });
+    if (status === 0) heap.readInto(out.data, out.offset, at, out.size);
+    return status;
+  }
+  // Split along the output's leading axis. An input that spans it (same
+  // extent, aligned) is cut into rows; one broadcast along it is resident:
+  // needed whole by every row.
+  const rank = out.shape.length;
+  const d0 = out.shape[0];
+  const rest = out.shape.slice(1);
+  const restSize = out.size / d0;
+  const spans = inputs.map((p) => p.shape.length === rank && p.shape[0] === d0 && d0 !== 1);
+  let resident = 0;
+  let rowBytes = restSize * bytes;
+  inputs.forEach((p, i) => {
+    if (spans[i]) rowBytes += (p.size / d0) * bytes;
+    else resident += align16(p.size * bytes);
+  });
+  const slack = 16 * (inputs.length + 1);
+  const rows = Math.floor((capacity - resident - slack) / rowBytes);
+  if (d0 > 1 && resident <= capacity / 2 && rows >= 1) {
+    for (let r0 = 0; r0 < d0; r0 += rows) {
+      const r = Math.min(rows, d0 - r0);
+      const parts = inputs.map((p, i) => (spans[i]
+        ? { data: p.data, offset: p.offset + r0 * (p.size / d0), shape: [r, ...p.shape.slice(1)], size: r * (p.size / d0) }
+        : p));
+      const status = step(heap, kernel, bytes, scratch, parts,
+        { data: out.data, offset: out.offset + r0 * restSize, shape: [r, ...rest], size: r * restSize });
+      if (status !== 0) return status;
+    }
+    return 0;
+  }
+  // Even one row does not fit beside the resident inputs: one row at a time,
+  // each a problem of one rank less.
+  for (let r = 0; r < d0; r++) {
+    const parts = inputs.map((p, i) => {
+      if (spans[i]) return { data: p.data, offset: p.offset + r * (p.size / d0), shape: p.shape.slice(1), size: p.size / d0 };
+      return p.shape.length === rank ? { ...p, shape: p.shape.slice(1) } : p; // drop its leading 1
+    });
+    const status = step(heap, kernel, bytes, scratch, parts,
+      { data: out.data, offset: out.offset + r * restSize, shape: rest, size: restSize });
+    if (status !== 0) return status;
+  }
+  return 0;
+}

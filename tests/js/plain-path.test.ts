@@ -1,0 +1,75 @@
+// The plain path streams large calls through a bounded scratch block: results
+// stay exact whatever the chunking, and wasm memory grows by at most the block.
+import fc from 'fast-check';
+import { DTYPES, createOps, supportedDtypes } from '../../js/src/index';
+import { type PlainTensor, count, firstDifference, randomData, refMax, refRelu, rng } from './reference';
+import { plain } from './helpers';
+
+const dims = fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 6, max: 300 }));
+
+describe('chunked plain path (4 KiB scratch, so nearly every call streams)', () => {
+  test('Max over random broadcasts matches the reference', async () => {
+    const ops = await createOps({ scratchBytes: 4096 });
+    fc.assert(fc.property(
+      fc.array(dims, { minLength: 1, maxLength: 4 }).filter((s) => count(s) <= 20000),
+      fc.array(fc.record({ drop: fc.nat(4), ones: fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }) }), { minLength: 1, maxLength: 4 }),
+      fc.constantFrom(...supportedDtypes('Max')), fc.nat(),
+      (out, specs, dtype, seed) => {
+        const rand = rng(seed);
+        const inputs: PlainTensor[] = specs.map(({ drop, ones }) => {
+          const shape = out.slice(Math.min(drop, out.length)).map((d, k) => (ones[k] ? 1 : d));
+          return { dtype, shape, data: randomData(dtype, count(shape), rand) };
+        });
+        const want = refMax(inputs);
+        const r = plain(ops.max(inputs));
+        expect(r.shape).toEqual(want.shape);
+        expect(firstDifference(r.data, want.bytes, r.data.BYTES_PER_ELEMENT)).toBe(-1);
+      }), { seed: 11, numRuns: 150 });
+    expect(ops.memoryStats().memoryBytes).toBeLessThanOrEqual(2 ** 21);
+  });
+
+  test('a broadcast input larger than half the scratch goes row by row', async () => {
+    const ops = await createOps({ scratchBytes: 4096 });
+    const a = { dtype: 'float32', shape: [3, 1], data: new Float32Array([5, -1, 100]) };
+    const b = { dtype: 'float32', shape: [3000], data: Float32Array.from({ length: 3000 }, (_, i) => i % 10) };
+    const r = plain(ops.max([a, b]));
+    expect(r.shape).toEqual([3, 3000]);
+    const want = refMax([a as PlainTensor, b as PlainTensor]);
+    expect(firstDifference(r.data, want.bytes, 4)).toBe(-1);
+  });
+
+  test('Relu and a typed-array out, in place on the input too', async () => {
+    const ops = await createOps({ scratchBytes: 4096 });
+    for (const dtype of DTYPES.filter((d) => supportedDtypes('Relu').includes(d))) {
+      const x: PlainTensor = { dtype, shape: [5001], data: randomData(dtype, 5001, rng(1)) };
+      const want = refRelu(x);
+      const out = new (x.data.constructor as new (n: number) => typeof x.data)(5001);
+      expect(plain(ops.relu(x, { out })).data).toBe(out);
+      expect(firstDifference(out, want, out.BYTES_PER_ELEMENT)).toBe(-1);
+      ops.relu(x, { out: x.data });
+      expect(firstDifference(x.data, want, out.BYTES_PER_ELEMENT)).toBe(-1);
+    }
+  });
+});
+
+describe('memory stays bounded', () => {
+  test('a plain call on 16M elements grows wasm memory by at most 4 MiB', async () => {
+    const ops = await createOps();
+    const n = 16_000_000;
+    const a = new Float32Array(n);
+    const b = new Float32Array(n);
+    for (let i = 0; i < n; i += 4099) { a[i] = i; b[i] = -i; }
+    const before = ops.memoryStats().memoryBytes;
+    const r = plain(ops.max([a, b]));
+    expect(r.data.length).toBe(n);
+    expect((r.data as Float32Array)[4099 * 3]).toBe(4099 * 3);
+    const y = plain(ops.relu(b));
+    expect((y.data as Float32Array)[4099]).toBe(0);
+    expect(ops.memoryStats().memoryBytes - before).toBeLessThanOrEqual(4 * 2 ** 20);
+    expect(ops.memoryStats().liveAllocations).toBe(0);
+  });
+
+  test('scratchBytes is validated', async () => {
+    await expect(createOps({ scratchBytes: 100 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+});
