@@ -7,6 +7,14 @@ import { type DType, DTYPE_INFO, type TypedArray } from './dtypes.js';
 import { OnnxOpsError, type InputRef } from './errors.js';
 import type { OnnxOpsModule } from './wasm/onnx-ops-wasm.js';
 
+// Emscripten keeps one view of the heap per element type (renewed when the
+// memory grows); copies through the matching one need no new view objects.
+type HeapViewName = 'HEAP8' | 'HEAPU8' | 'HEAP16' | 'HEAPU16' | 'HEAP32' | 'HEAPU32' | 'HEAPF32' | 'HEAPF64';
+const HEAP_VIEWS = new Map<unknown, HeapViewName>([
+  [Int8Array, 'HEAP8'], [Uint8Array, 'HEAPU8'], [Int16Array, 'HEAP16'], [Uint16Array, 'HEAPU16'],
+  [Int32Array, 'HEAP32'], [Uint32Array, 'HEAPU32'], [Float32Array, 'HEAPF32'], [Float64Array, 'HEAPF64'],
+]);
+
 /** wasm32 memory is at most 4 GiB. */
 export const MAX_WASM_BYTES = 2 ** 32;
 
@@ -62,15 +70,24 @@ export class Heap {
   }
 
   /** Copies a typed array's bytes to `address`. */
-  write(address: number, data: ArrayBufferView): void {
-    this.module.HEAPU8.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), address);
+  write(address: number, data: TypedArray, offset = 0, count = data.length - offset): void {
+    const src = offset === 0 && count === data.length ? data : data.subarray(offset, offset + count);
+    const heap = this.heapLike(data);
+    if (heap) heap.set(src as never, address / data.BYTES_PER_ELEMENT);
+    else this.module.HEAPU8.set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength), address);
   }
 
   /** A fresh, caller-owned copy of `length` elements of `dtype` at `address`. */
   read(dtype: DType, address: number, length: number): TypedArray {
     const out = new DTYPE_INFO[dtype].array(length);
-    new Uint8Array(out.buffer).set(this.module.HEAPU8.subarray(address, address + out.byteLength));
+    this.readInto(out, 0, address, length);
     return out;
+  }
+
+  /** The module's own view of the heap with `a`'s element type (none for 64-bit integers). */
+  private heapLike(a: TypedArray): TypedArray | undefined {
+    const name = HEAP_VIEWS.get(a.constructor);
+    return name ? this.module[name] : undefined;
   }
 
   /** Bytes malloc has handed out and not taken back (the whole module). */
@@ -98,15 +115,21 @@ export class Heap {
   /** Copies `count` elements at `address` into `target` from element `offset` on. */
   readInto(target: TypedArray, offset: number, address: number, count: number): void {
     const bytes = target.BYTES_PER_ELEMENT;
-    new Uint8Array(target.buffer, target.byteOffset + offset * bytes, count * bytes)
-      .set(this.module.HEAPU8.subarray(address, address + count * bytes));
+    const heap = this.heapLike(target);
+    if (heap) {
+      target.set(heap.subarray(address / bytes, address / bytes + count) as never, offset);
+    } else {
+      new Uint8Array(target.buffer, target.byteOffset + offset * bytes, count * bytes)
+        .set(this.module.HEAPU8.subarray(address, address + count * bytes));
+    }
   }
 
   /**
-   * A descriptor block of at least `words` int32 words: `[address, view]`.
-   * The block is kept for later calls; the view is valid until memory grows.
+   * A view of the descriptor block, at least `words` int32 words long, at
+   * `descriptorAddress`. The block is kept for later calls; the view is valid
+   * until memory grows.
    */
-  descriptor(words: number, op: string): [number, Int32Array] {
+  descriptor(words: number, op: string): Int32Array {
     if (words > this.descWords) {
       const size = Math.max(64, 2 ** Math.ceil(Math.log2(words)));
       const address = this.alloc(size * 4, op);
@@ -120,7 +143,11 @@ export class Heap {
     if (!this.descView || this.descView.buffer !== buffer) {
       this.descView = new Int32Array(buffer, this.descAddress, this.descWords);
     }
-    return [this.descAddress, this.descView];
+    return this.descView;
+  }
+
+  get descriptorAddress(): number {
+    return this.descAddress;
   }
 }
 

@@ -69,37 +69,39 @@ export class Ops {
       });
       shape = checked[0].shape;
     } else {
-      shape = broadcastChecked(checked.map((c) => c.shape), op);
+      shape = broadcastChecked(checked, op);
     }
     const size = shape.reduce((a, b) => a * b, 1);
     checkFits(dtype, shape, size, op);
     const module = this.heap.module;
     const code = DTYPE_INFO[dtype].onnx;
-    return this.run(op, dtype, shape, size, checked, out, ({ shapes, sizes, addresses, outShape, outAddress, size: n }) => {
+    return this.run(op, dtype, shape, size, checked, out, ({ inputs: parts, addresses, outShape, outAddress, size: n }) => {
       // Same layout as the output, or a single value, for every input: no
       // broadcast plan needed (same shapes, scalars, [1,n] against [n], ...).
-      if (sizes.every((s) => s === n || s === 1)) {
-        const [desc, w] = this.heap.descriptor(2 * addresses.length, op);
+      let flat = true;
+      for (const p of parts) flat &&= p.size === n || p.size === 1;
+      if (flat) {
+        const w = this.heap.descriptor(2 * addresses.length, op);
         for (let i = 0; i < addresses.length; i++) {
           w[2 * i] = addresses[i];
-          w[2 * i + 1] = sizes[i] === n ? 0 : 1;
+          w[2 * i + 1] = parts[i].size === n ? 0 : 1;
         }
-        return module._onnx_ops_max_flat(code, addresses.length, desc, outAddress, n);
+        return module._onnx_ops_max_flat(code, addresses.length, this.heap.descriptorAddress, outAddress, n);
       }
-      const words = 4 + outShape.length + shapes.reduce((k, s) => k + 2 + s.length, 0);
-      const [desc, w] = this.heap.descriptor(words, op);
+      const words = 4 + outShape.length + parts.reduce((k, p) => k + 2 + p.shape.length, 0);
+      const w = this.heap.descriptor(words, op);
       let p = 0;
       w[p++] = code;
       w[p++] = addresses.length;
       w[p++] = outAddress;
       w[p++] = outShape.length;
       for (const d of outShape) w[p++] = d;
-      shapes.forEach((s, i) => {
+      parts.forEach(({ shape: s }, i) => {
         w[p++] = addresses[i];
         w[p++] = s.length;
         for (const d of s) w[p++] = d;
       });
-      return module._onnx_ops_max(desc);
+      return module._onnx_ops_max(this.heap.descriptorAddress);
     });
   }
 
@@ -232,9 +234,7 @@ export class Ops {
       });
       outAddress = out ? out.address : this.heap.alloc(bytes, op);
       if (size > 0) {
-        this.check(op, kernel({
-          shapes: checked.map((c) => c.shape), sizes: checked.map((c) => c.size), addresses, outShape: shape, outAddress, size,
-        }));
+        this.check(op, kernel({ inputs: checked, addresses, outShape: shape, outAddress, size }));
       }
       return out ?? new WasmTensor(this.heap, dtype, shape, size, outAddress);
     } catch (e) {

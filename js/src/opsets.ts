@@ -41,14 +41,14 @@ function dtypeTable(op: OpName, version: number): readonly DType[] {
   return [...FLOAT_DTYPES, 'bfloat16', ...INT_DTYPES];
 }
 
-const TABLES = new Map<string, readonly DType[]>();
+const TABLES: Record<OpName, (readonly DType[])[]> = { Max: [], Relu: [] };
 for (const op of ['Max', 'Relu'] as const) {
-  for (const v of OP_VERSIONS[op]) TABLES.set(`${op}-${v}`, Object.freeze(dtypeTable(op, v)));
+  for (const v of OP_VERSIONS[op]) TABLES[op][v] = Object.freeze(dtypeTable(op, v));
 }
 
 /** The dtypes an operator version accepts (a shared, frozen array). */
 export function dtypesOfVersion(op: OpName, version: number): readonly DType[] {
-  return TABLES.get(`${op}-${version}`) ?? dtypeTable(op, version);
+  return TABLES[op][version] ?? dtypeTable(op, version);
 }
 
 /** The dtypes an operator accepts at an opset (default: the newest). */

@@ -13,8 +13,7 @@ export const SCRATCH_BYTES = 1 << 20;
 
 /** A kernel over tensors placed in wasm memory; returns a status (0 = ok). */
 export type Kernel = (call: {
-  shapes: readonly (readonly number[])[];
-  sizes: readonly number[];
+  inputs: readonly { shape: readonly number[]; size: number }[];
   addresses: readonly number[];
   outShape: readonly number[];
   outAddress: number;
@@ -57,14 +56,11 @@ function step(heap: Heap, kernel: Kernel, bytes: number, scratch: [number, numbe
     let at = base;
     const addresses = inputs.map((p) => {
       const a = at;
-      heap.write(a, p.data.subarray(p.offset, p.offset + p.size));
+      heap.write(a, p.data, p.offset, p.size);
       at += align16(p.size * bytes);
       return a;
     });
-    const status = kernel({
-      shapes: inputs.map((p) => p.shape), sizes: inputs.map((p) => p.size), addresses, outShape: out.shape, outAddress: at,
-      size: out.size,
-    });
+    const status = kernel({ inputs, addresses, outShape: out.shape, outAddress: at, size: out.size });
     if (status === 0) heap.readInto(out.data, out.offset, at, out.size);
     return status;
   }

@@ -159,12 +159,16 @@ export function checkInput(x: unknown, op: string, input: InputRef, owner: unkno
  * inputs whose dims clash.
  */
 export function broadcastShapes(...shapes: (readonly number[])[]): number[] {
-  return broadcastChecked(shapes.map((s, i) => checkShape(s, 'broadcastShapes', i).shape), 'broadcastShapes');
+  return [...broadcastChecked(shapes.map((s, i) => checkShape(s, 'broadcastShapes', i)), 'broadcastShapes')];
 }
 
-/** broadcastShapes over shapes already checked. */
-export function broadcastChecked(shapes: readonly (readonly number[])[], op: string): number[] {
-  if (shapes.length > 0 && shapes.every((s) => sameShape(s, shapes[0]))) return [...shapes[0]];
+/** The broadcast shape of checked inputs (may be one of their shapes: do not modify). */
+export function broadcastChecked(inputs: readonly { shape: readonly number[] }[], op: string): readonly number[] {
+  const first = inputs.length > 0 ? inputs[0].shape : [];
+  let same = true;
+  for (const c of inputs) same &&= sameShape(c.shape, first);
+  if (same) return first;
+  const shapes = inputs.map((c) => c.shape);
   const rank = Math.max(0, ...shapes.map((s) => s.length));
   const out: number[] = new Array<number>(rank).fill(1);
   const from: number[] = new Array<number>(rank).fill(-1); // which input set out[k]
@@ -187,7 +191,9 @@ export function broadcastChecked(shapes: readonly (readonly number[])[], op: str
 }
 
 export function sameShape(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((d, k) => d === b[k]);
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
 }
 
 export { DTYPES };

@@ -15,7 +15,14 @@ export interface OnnxOpsModule {
   _onnx_ops_release(address: number): void;
   _onnx_ops_heap_in_use(): number;
   _onnx_ops_simd(): number;
+  readonly HEAP8: Int8Array;
   readonly HEAPU8: Uint8Array;
+  readonly HEAP16: Int16Array;
+  readonly HEAPU16: Uint16Array;
+  readonly HEAP32: Int32Array;
+  readonly HEAPU32: Uint32Array;
+  readonly HEAPF32: Float32Array;
+  readonly HEAPF64: Float64Array;
 }
 
 declare function createOnnxOpsModule(options?: { wasmBinary?: ArrayBuffer | Uint8Array }): Promise<OnnxOpsModule>;
