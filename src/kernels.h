@@ -27,6 +27,12 @@ namespace onnx_ops {
 #endif
 
 #ifdef ONNX_OPS_VECTOR
+// Whether the traits offer vmax_fast (see Float32Traits).
+template <class Tr>
+constexpr auto has_fast_max(int) -> decltype(Tr::kFastMax) { return Tr::kFastMax; }
+template <class Tr>
+constexpr bool has_fast_max(long) { return false; }
+
 template <class T>
 inline v128_t splat_value(T x) {
   T lanes[16 / sizeof(T)];
@@ -49,10 +55,25 @@ ONNX_OPS_KERNEL void max_kernel(size_t n, const typename Tr::T* a, const typenam
   auto vb = [&](size_t j) { return kBScalar ? sb : wasm_v128_load(b + j); };
   ONNX_OPS_VECTOR_LOOP
   for (; i + 4 * kLanes <= n; i += 4 * kLanes) {
-    const v128_t r0 = Tr::vmax(va(i), vb(i));
-    const v128_t r1 = Tr::vmax(va(i + kLanes), vb(i + kLanes));
-    const v128_t r2 = Tr::vmax(va(i + 2 * kLanes), vb(i + 2 * kLanes));
-    const v128_t r3 = Tr::vmax(va(i + 3 * kLanes), vb(i + 3 * kLanes));
+    v128_t r0, r1, r2, r3;
+    if constexpr (has_fast_max<Tr>(0)) {
+      v128_t suspect = wasm_i32x4_splat(0);
+      r0 = Tr::vmax_fast(va(i), vb(i), suspect);
+      r1 = Tr::vmax_fast(va(i + kLanes), vb(i + kLanes), suspect);
+      r2 = Tr::vmax_fast(va(i + 2 * kLanes), vb(i + 2 * kLanes), suspect);
+      r3 = Tr::vmax_fast(va(i + 3 * kLanes), vb(i + 3 * kLanes), suspect);
+      if (wasm_v128_any_true(suspect)) {
+        r0 = Tr::vmax(va(i), vb(i));
+        r1 = Tr::vmax(va(i + kLanes), vb(i + kLanes));
+        r2 = Tr::vmax(va(i + 2 * kLanes), vb(i + 2 * kLanes));
+        r3 = Tr::vmax(va(i + 3 * kLanes), vb(i + 3 * kLanes));
+      }
+    } else {
+      r0 = Tr::vmax(va(i), vb(i));
+      r1 = Tr::vmax(va(i + kLanes), vb(i + kLanes));
+      r2 = Tr::vmax(va(i + 2 * kLanes), vb(i + 2 * kLanes));
+      r3 = Tr::vmax(va(i + 3 * kLanes), vb(i + 3 * kLanes));
+    }
     wasm_v128_store(out + i, r0);
     wasm_v128_store(out + i + kLanes, r1);
     wasm_v128_store(out + i + 2 * kLanes, r2);

@@ -140,6 +140,25 @@ ONNX_OPS_EMUL_CMP(wasm_f64x2_lt, double, <)
 ONNX_OPS_EMUL_CMP(wasm_f64x2_gt, double, >)
 #undef ONNX_OPS_EMUL_CMP
 
+// pmax(a, b) = a < b ? b : a, lane by lane (the wasm "pseudo-maximum").
+inline v128_t wasm_f32x4_pmax(v128_t a, v128_t b) {
+  return onnx_ops_emul::map2<float>(a, b, [](float x, float y) { return x < y ? y : x; });
+}
+inline v128_t wasm_f64x2_pmax(v128_t a, v128_t b) {
+  return onnx_ops_emul::map2<double>(a, b, [](double x, double y) { return x < y ? y : x; });
+}
+inline v128_t wasm_f32x4_add(v128_t a, v128_t b) {
+  return onnx_ops_emul::map2<float>(a, b, [](float x, float y) { return x + y; });
+}
+inline v128_t wasm_f64x2_add(v128_t a, v128_t b) {
+  return onnx_ops_emul::map2<double>(a, b, [](double x, double y) { return x + y; });
+}
+inline bool wasm_v128_any_true(v128_t a) {
+  for (unsigned char b : a.bytes)
+    if (b) return true;
+  return false;
+}
+
 // Arithmetic shifts right; the count is taken modulo the lane width (wasm spec).
 inline v128_t wasm_i16x8_shr(v128_t a, uint32_t n) {
   return onnx_ops_emul::map1<int16_t>(a, [n](int16_t x) { return static_cast<int16_t>(x >> (n & 15)); });

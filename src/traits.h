@@ -50,8 +50,19 @@ struct IeeeScalar {
   }
 };
 
+// Fast path, for kernels that check a block at once: on lanes without NaN,
+// pmax(a, b) & pmax(b, a) is the max (equal values give a & b: +0 for -0 vs
+// +0). `suspect` collects lanes where a + b is NaN (a NaN operand, or inf
+// against -inf); a block with any is recomputed with vmax. The result of
+// vmax_fast is only used for blocks without suspects.
 struct Float32Traits : IeeeScalar<float, uint32_t> {
 #ifdef ONNX_OPS_VECTOR
+  static constexpr bool kFastMax = true;
+  static v128_t vmax_fast(v128_t a, v128_t b, v128_t& suspect) {
+    const v128_t s = wasm_f32x4_add(a, b);
+    suspect = wasm_v128_or(suspect, wasm_f32x4_ne(s, s));
+    return wasm_v128_and(wasm_f32x4_pmax(a, b), wasm_f32x4_pmax(b, a));
+  }
   static v128_t vmax(v128_t a, v128_t b) {
     // Take b where a is not NaN and (a < b or b is NaN); then, where a == b,
     // a & b turns (-0, +0) into +0 and leaves equal values alone.
@@ -68,6 +79,12 @@ struct Float32Traits : IeeeScalar<float, uint32_t> {
 
 struct Float64Traits : IeeeScalar<double, uint64_t> {
 #ifdef ONNX_OPS_VECTOR
+  static constexpr bool kFastMax = true;
+  static v128_t vmax_fast(v128_t a, v128_t b, v128_t& suspect) {
+    const v128_t s = wasm_f64x2_add(a, b);
+    suspect = wasm_v128_or(suspect, wasm_f64x2_ne(s, s));
+    return wasm_v128_and(wasm_f64x2_pmax(a, b), wasm_f64x2_pmax(b, a));
+  }
   static v128_t vmax(v128_t a, v128_t b) {
     const v128_t take_b = wasm_v128_andnot(
         wasm_v128_or(wasm_f64x2_lt(a, b), wasm_f64x2_ne(b, b)), wasm_f64x2_ne(a, a));
