@@ -128,8 +128,10 @@ ONNX_OPS_EMUL_MAX(wasm_u32x4_max, uint32_t)
 #define ONNX_OPS_EMUL_CMP(name, L, op) \
   inline v128_t name(v128_t a, v128_t b) { return onnx_ops_emul::cmp2<L>(a, b, [](L x, L y) { return x op y; }); }
 ONNX_OPS_EMUL_CMP(wasm_i16x8_gt, int16_t, >)
-ONNX_OPS_EMUL_CMP(wasm_i16x8_ge, int16_t, >=)
 ONNX_OPS_EMUL_CMP(wasm_i64x2_gt, int64_t, >)
+ONNX_OPS_EMUL_CMP(wasm_i64x2_lt, int64_t, <)
+ONNX_OPS_EMUL_CMP(wasm_i32x4_lt, int32_t, <)
+ONNX_OPS_EMUL_CMP(wasm_i16x8_lt, int16_t, <)
 ONNX_OPS_EMUL_CMP(wasm_f32x4_eq, float, ==)
 ONNX_OPS_EMUL_CMP(wasm_f32x4_ne, float, !=)
 ONNX_OPS_EMUL_CMP(wasm_f32x4_lt, float, <)

@@ -71,8 +71,10 @@ struct Float32Traits : IeeeScalar<float, uint32_t> {
     const v128_t r = wasm_v128_bitselect(b, a, take_b);
     return wasm_v128_andnot(r, wasm_v128_andnot(wasm_f32x4_eq(a, b), b));
   }
+  // Read as int32, the values that become +0 (sign set, not NaN: -0 .. -inf)
+  // are exactly those at or below -inf's pattern; negative NaNs are above it.
   static v128_t vrelu(v128_t x) {
-    return wasm_v128_and(x, wasm_v128_or(wasm_f32x4_gt(x, wasm_f32x4_splat(0.0f)), wasm_f32x4_ne(x, x)));
+    return wasm_v128_andnot(x, wasm_i32x4_lt(x, wasm_i32x4_splat(int32_t(0xff800000u) + 1)));
   }
 #endif
 };
@@ -91,8 +93,8 @@ struct Float64Traits : IeeeScalar<double, uint64_t> {
     const v128_t r = wasm_v128_bitselect(b, a, take_b);
     return wasm_v128_andnot(r, wasm_v128_andnot(wasm_f64x2_eq(a, b), b));
   }
-  static v128_t vrelu(v128_t x) {
-    return wasm_v128_and(x, wasm_v128_or(wasm_f64x2_gt(x, wasm_f64x2_splat(0.0)), wasm_f64x2_ne(x, x)));
+  static v128_t vrelu(v128_t x) {  // as Float32Traits::vrelu, on int64 lanes
+    return wasm_v128_andnot(x, wasm_i64x2_lt(x, wasm_i64x2_splat(int64_t(0xfff0000000000000ull) + 1)));
   }
 #endif
 };
@@ -128,8 +130,8 @@ struct Half16Traits {
     return wasm_v128_bitselect(b, a, take_b);
   }
   static v128_t vrelu(v128_t x) {
-    // Keep x where its sign bit is clear or it is a NaN; else +0.
-    return wasm_v128_and(x, wasm_v128_or(wasm_i16x8_ge(x, wasm_i16x8_splat(0)), visnan(x)));
+    // +0 where x, read as int16, is at or below -inf's pattern (sign set, not NaN).
+    return wasm_v128_andnot(x, wasm_i16x8_lt(x, wasm_i16x8_splat(int16_t(int16_t(0x8000 | kInfBits) + 1))));
   }
 #endif
 };
