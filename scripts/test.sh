@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh
 bash scripts/test-cpp.sh
+node bench/check.mjs   # every benchmark workload, checked against the JS reference
 npx tsc -p tsconfig.json
 npx jest --ci
 node --test tests/e2e/demo.e2e.mjs

@@ -1,0 +1,538 @@
+// Benchmark runner: onnx-ops-wasm (Max, Relu) vs onnxruntime-web (wasm),
+// tfjs (wasm backend), a plain JS loop, and a memory.copy "physical limit".
+//
+//   node bench/run.mjs            full run  -> bench/results/latest.{json,md,svg}
+//   node bench/run.mjs --quick    < 60 s    -> bench/results/quick.{json,md,svg}
+//
+// Options: --sizes=1e3,1e6  --workloads=relu,max2  --dtypes=float32,int8 (dtype sweep)
+//          --no-dtypes  --dtype-n=1e6  --peers=ort-web,tfjs-wasm,js  --lib=path/to/index.js
+//          --out=results/name (prefix, no extension)  --target-ms=150  --stock-malloc  --liftoff
+// See README.md for what each column means.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
+import {
+  DTYPES, BYTES, sizeOf, randomData, compareOutputs,
+} from './common.mjs';
+import { createOrtPeer, createTfjsPeer, createJsPeer, createCopyLimit } from './peers.mjs';
+import { workloads, outShapeOf } from './check.mjs';
+
+import { spawnSync } from 'node:child_process';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+// Process settings (both apply to every column alike; both can be turned off):
+//
+// 1. Allocator. Every "fresh output" API (ours plain path, ort-web, tfjs, js)
+//    allocates a new output ArrayBuffer per call. With glibc's default malloc,
+//    large buffers come from mmap and go back to the OS on free, so a call may
+//    pay page faults for its whole output, or not, depending on the
+//    allocator's history (bimodal, noisy timings). We raise the thresholds so
+//    freed buffers are reused (steady state of a long-running process).
+//    --stock-malloc keeps glibc's defaults.
+// 2. Wasm tiering. V8 first runs wasm with its baseline compiler (Liftoff)
+//    and recompiles hot functions with TurboFan in the background; with
+//    onnxruntime-web's large module that tier-up takes long enough on 2 cores
+//    to make its timings swing 10x within one cell. --no-liftoff compiles
+//    every wasm function (ours, ort-web, tfjs, copy) with TurboFan directly,
+//    i.e. measures the steady state. --liftoff keeps V8's default tiering.
+const MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '4294967296', MALLOC_TRIM_THRESHOLD_: '4294967296' };
+if (process.env.ONNX_OPS_BENCH_CHILD !== '1') {
+  const wantMalloc = !process.argv.includes('--stock-malloc') && process.platform === 'linux' && process.env.MALLOC_MMAP_THRESHOLD_ === undefined;
+  const wantNoLiftoff = !process.argv.includes('--liftoff') && !process.execArgv.includes('--no-liftoff');
+  if (wantMalloc || wantNoLiftoff) {
+    const r = spawnSync(process.execPath, [...process.execArgv, ...(wantNoLiftoff ? ['--no-liftoff'] : []), ...process.argv.slice(1)], {
+      stdio: 'inherit', env: { ...process.env, ...(wantMalloc ? MALLOC_ENV : {}), ONNX_OPS_BENCH_CHILD: '1' },
+    });
+    process.exit(r.status ?? 1);
+  }
+}
+const require = createRequire(import.meta.url);
+
+// ---------------------------------------------------------------- options
+const argv = process.argv.slice(2);
+const opt = (name, def) => {
+  const a = argv.find((x) => x === `--${name}` || x.startsWith(`--${name}=`));
+  if (!a) return def;
+  return a.includes('=') ? a.slice(a.indexOf('=') + 1) : true;
+};
+const QUICK = !!opt('quick', false);
+const parseSizes = (s) => s.split(',').map((x) => Math.round(Number(x)));
+const SIZES = opt('sizes') ? parseSizes(opt('sizes')) : QUICK ? [16, 1e4, 1e6] : [1, 16, 256, 1e3, 1e4, 1e5, 1e6, 4e6, 1.6e7];
+const WORKLOAD_IDS = opt('workloads') ? opt('workloads').split(',') : null;
+const SWEEP_DTYPES = opt('no-dtypes') ? [] : opt('dtypes') ? opt('dtypes').split(',') : DTYPES;
+const SWEEP_N = Math.round(Number(opt('dtype-n', QUICK ? 1e5 : 1e6)));
+const PEERS = opt('peers') ? opt('peers').split(',') : ['ort-web', 'tfjs-wasm', 'js'];
+const LIB = path.resolve(opt('lib', path.join(HERE, '..', 'dist', 'esm', 'index.js')));
+const OUT = path.resolve(HERE, opt('out', QUICK ? 'results/quick' : 'results/latest'));
+const TIMING = QUICK
+  ? { targetMs: 20, minBatchMs: 0.5, minSamples: 3, maxSamples: 25, warmupMs: 5, warmupMin: 1 }
+  : { targetMs: 200, minBatchMs: 1, minSamples: 9, maxSamples: 200, warmupMs: 30, warmupMin: 2 };
+if (opt('target-ms')) TIMING.targetMs = Number(opt('target-ms'));
+
+// ---------------------------------------------------------------- timing
+const now = () => performance.now();
+let sink = 0;
+
+/**
+ * Time fn: warm up, calibrate a batch size so one sample lasts >= minBatchMs,
+ * then take samples until ~targetMs (within [minSamples, maxSamples]).
+ * Per-call times in microseconds.
+ */
+async function measure(fn, isAsync, cfg = TIMING) {
+  const call = isAsync ? async () => { sink ^= !!(await fn()); } : () => { sink ^= !!fn(); };
+  let t0 = now(), w = 0;
+  do { isAsync ? await call() : call(); w++; } while (w < cfg.warmupMin || (now() - t0 < cfg.warmupMs && w < 1e5));
+  // calibrate
+  t0 = now();
+  let k = 0;
+  do { isAsync ? await call() : call(); k++; } while (now() - t0 < cfg.minBatchMs);
+  const per = (now() - t0) / k;
+  const batch = Math.max(1, Math.ceil(cfg.minBatchMs / per));
+  const samples = Math.min(cfg.maxSamples, Math.max(cfg.minSamples, Math.round(cfg.targetMs / (per * batch))));
+  const times = [];
+  for (let s = 0; s < samples; s++) {
+    const a = now();
+    if (isAsync) for (let b = 0; b < batch; b++) await call();
+    else for (let b = 0; b < batch; b++) call();
+    times.push(((now() - a) * 1000) / batch);
+  }
+  times.sort((x, y) => x - y);
+  const q = (p) => times[Math.min(times.length - 1, Math.max(0, Math.round(p * (times.length - 1))))];
+  return { median_us: q(0.5), p10_us: q(0.1), p90_us: q(0.9), min_us: times[0], max_us: times[times.length - 1], samples, batch };
+}
+
+// ---------------------------------------------------------------- setup
+function machineInfo() {
+  let cpu = os.cpus()[0]?.model ?? 'unknown';
+  try {
+    const m = fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.*)$/m);
+    if (m) cpu = m[1].trim();
+  } catch {}
+  let pkg = null;
+  try { pkg = JSON.parse(fs.readFileSync(path.join(HERE, '..', 'package.json'), 'utf8')); } catch {}
+  return {
+    date: new Date().toISOString(),
+    cpu,
+    cores: os.cpus().length,
+    memoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    v8: process.versions.v8,
+    library: pkg ? `${pkg.name}@${pkg.version}` : null,
+    loadavgStart: os.loadavg().map((x) => +x.toFixed(2)),
+  };
+}
+
+const fmtN = (n) => {
+  if (n < 1000) return String(n);
+  const e = Math.floor(Math.log10(n));
+  const m = n / 10 ** e;
+  return `${Number.isInteger(m) ? m : +m.toFixed(2)}e${e}`;
+};
+const fmtUs = (us) => (us == null ? 'n/a' : us >= 1e5 ? us.toFixed(0) : us >= 100 ? us.toFixed(1) : us >= 1 ? us.toFixed(2) : us.toFixed(3));
+const fmtG = (g) => (g == null ? 'n/a' : g >= 10 ? g.toFixed(1) : g >= 0.1 ? g.toFixed(2) : g.toPrecision(2));
+const fmtX = (x) => (x == null || !isFinite(x) ? 'n/a' : x >= 10 ? `${x.toFixed(0)}×` : `${x.toFixed(2)}×`);
+
+const COLUMNS = [
+  { id: 'ours', label: 'ours', desc: 'ours, plain path: typed arrays in, fresh typed array out' },
+  { id: 'ours-out', label: 'ours+out', desc: 'ours, typed arrays in, caller-supplied wasm output tensor ({ out })' },
+  { id: 'ours-zc', label: 'ours zero-copy', desc: 'ours, inputs and output are wasm tensors (ops.tensor), reused' },
+  { id: 'ort-web', label: 'ort-web', desc: 'onnxruntime-web, wasm EP, 1 thread, InferenceSession.run' },
+  { id: 'tfjs-wasm', label: 'tfjs-wasm', desc: 'tfjs-core + tfjs-backend-wasm, tf.relu / tf.maximum, dataSync' },
+  { id: 'js', label: 'js', desc: 'plain JS loop (Math.max, NaN-propagating)' },
+  { id: 'copy', label: 'copy limit', desc: 'wasm memory.copy of (bytes read + bytes written)/2 bytes' },
+];
+
+async function loadOurs() {
+  if (!fs.existsSync(LIB)) return { error: `library not built (${path.relative(process.cwd(), LIB)} missing: run \`npm run build\` at the repo root)` };
+  try {
+    const mod = await import(pathToFileURL(LIB).href);
+    const ops = await mod.createOps();
+    return { ops };
+  } catch (e) {
+    return { error: `cannot load ${LIB}: ${e?.stack ?? e}` };
+  }
+}
+
+// ---------------------------------------------------------------- one case
+/**
+ * Set up every column for one (workload, dtype, n), run each once, compare all
+ * outputs bit-for-bit with ours (or JS if ours is unavailable), then time them.
+ */
+async function runCase(ctx, wl, dtype, n, shapes) {
+  const { ops, peers, copy } = ctx;
+  const outShape = outShapeOf(wl.op, shapes);
+  const bpe = BYTES[dtype];
+  const elements = sizeOf(outShape);
+  const bytesRead = shapes.reduce((s, sh) => s + sizeOf(sh) * bpe, 0);
+  const bytesWritten = elements * bpe;
+  const bytes = bytesRead + bytesWritten;
+  const inputs = shapes.map((s, i) => ({ dtype, shape: s, data: randomData(dtype, sizeOf(s), 1000 + 31 * i + n % 997) }));
+  const call = (o, args, extra) => (wl.op === 'relu' ? o.relu(args[0], extra) : o.max(args, extra));
+
+  const cols = {};
+  const cleanups = [];
+  const na = (id, reason) => { cols[id] = { na: reason }; };
+
+  // --- ours
+  if (!ops) {
+    for (const id of ['ours', 'ours-out', 'ours-zc']) na(id, ctx.oursError);
+  } else {
+    cols.ours = { fn: () => call(ops, inputs), read: (r) => r?.data, isAsync: false };
+    try {
+      const o = ops.tensor(dtype, outShape);
+      cleanups.push(() => o.dispose?.());
+      const extra = { out: o };
+      cols['ours-out'] = { fn: () => call(ops, inputs, extra), read: () => o.data, isAsync: false };
+    } catch (e) { na('ours-out', `ops.tensor failed: ${e.message}`); }
+    try {
+      const ts = inputs.map((t) => ops.tensor(dtype, t.shape, t.data));
+      const o = ops.tensor(dtype, outShape);
+      cleanups.push(() => { for (const t of ts) t.dispose?.(); o.dispose?.(); });
+      const extra = { out: o };
+      cols['ours-zc'] = { fn: () => call(ops, ts, extra), read: () => o.data, isAsync: false };
+    } catch (e) { na('ours-zc', `ops.tensor failed: ${e.message}`); }
+  }
+  // --- peers
+  for (const id of ['ort-web', 'tfjs-wasm', 'js']) {
+    const p = peers[id];
+    if (!p) { na(id, ctx.peerErrors[id] ?? 'not selected'); continue; }
+    if (!p.supports(wl.op, dtype)) { na(id, 'op/dtype not supported by this peer'); continue; }
+    if (p.prepare && !(await p.prepare(wl.op, dtype, shapes))) { na(id, 'session creation failed'); continue; }
+    cols[id] = { fn: () => call(p, inputs), read: (r) => r, isAsync: !!p.async };
+  }
+  // --- copy limit: same traffic (read + write) as the workload
+  const copyLen = Math.max(1, Math.round(bytes / 2));
+  cols.copy = { fn: copy.prepare(copyLen), read: null, isAsync: false, copyLen };
+
+  // --- one checked run per column
+  const outputs = {};
+  for (const [id, c] of Object.entries(cols)) {
+    if (c.na) continue;
+    try {
+      const r = c.isAsync ? await c.fn() : c.fn();
+      if (c.read) outputs[id] = c.read(r);
+      if (id === 'ours' && r && (r.dtype !== dtype || JSON.stringify([...r.shape]) !== JSON.stringify(outShape))) {
+        c.warn = `result meta ${r.dtype} ${JSON.stringify(r.shape && [...r.shape])}, expected ${dtype} ${JSON.stringify(outShape)}`;
+      }
+    } catch (e) {
+      const msg = String(e?.message ?? e).split('\n')[0];
+      // a failing ours+out is "option not available"; ONNX Relu-14 has no unsigned
+      // types, so a library that rejects them is n/a too; other failures are errors
+      if (id === 'ours-out') cols[id] = { na: `not available: ${msg}` };
+      else if (wl.op === 'relu' && dtype.startsWith('uint') && id.startsWith('ours')) cols[id] = { na: `rejected (ONNX Relu has no unsigned types): ${msg}` };
+      else cols[id] = { error: msg };
+    }
+  }
+  const refId = outputs.ours ? 'ours' : 'js';
+  const ref = outputs[refId];
+  const mismatches = [];
+  if (ref) {
+    for (const [id, out] of Object.entries(outputs)) {
+      if (id === refId) continue;
+      const c = compareOutputs(dtype, ref, out, 'bits');
+      if (c) {
+        cols[id].mismatch = c;
+        mismatches.push({ column: id, vs: refId, ...c });
+        console.warn(`\n!!!!!!!! MISMATCH !!!!!!!! ${wl.label} ${dtype} n=${n}: ${id} differs from ${refId}: ${JSON.stringify(c)}\n`);
+      }
+    }
+  }
+  for (const [id, c] of Object.entries(cols)) {
+    if (c.warn) console.warn(`\n!!!!!!!! WARNING !!!!!!!! ${wl.label} ${dtype} n=${n} ${id}: ${c.warn}\n`);
+    if (c.error) console.warn(`\n!!!!!!!! ERROR !!!!!!!! ${wl.label} ${dtype} n=${n} ${id}: ${c.error}\n`);
+  }
+  for (const k of Object.keys(outputs)) delete outputs[k];
+
+  // --- timing
+  const results = {};
+  for (const col of COLUMNS) {
+    const c = cols[col.id];
+    if (!c) continue;
+    if (c.na || c.error) { results[col.id] = { status: c.na ? 'n/a' : 'error', reason: c.na ?? c.error }; continue; }
+    const m = await measure(c.fn, c.isAsync);
+    results[col.id] = {
+      status: 'ok',
+      ...m,
+      gbps: bytes / (m.median_us * 1e3),
+      ...(c.mismatch ? { mismatch: c.mismatch } : {}),
+      ...(c.warn ? { warning: c.warn } : {}),
+      ...(c.copyLen ? { copy_bytes: c.copyLen } : {}),
+    };
+  }
+  for (const f of cleanups) { try { f(); } catch {} }
+  return {
+    workload: wl.id, label: wl.label, op: wl.op, dtype, n, shapes, outShape, elements,
+    bytes_read: bytesRead, bytes_written: bytesWritten, bytes, reference: ref ? refId : null,
+    mismatches, results,
+  };
+}
+
+// ---------------------------------------------------------------- console output
+function printHeader(title) {
+  console.log(`\n== ${title}`);
+  console.log(`${'n'.padStart(8)} ${'elems'.padStart(9)} | ` + COLUMNS.map((c) => c.label.padStart(22)).join(' '));
+  console.log(`${''.padStart(8)} ${''.padStart(9)} | ` + COLUMNS.map(() => 'median µs  GB/s'.padStart(22)).join(' '));
+}
+function printRow(r, label = fmtN(r.n)) {
+  const cells = COLUMNS.map((c) => {
+    const x = r.results[c.id];
+    if (!x) return ''.padStart(22);
+    if (x.status !== 'ok') return x.status.padStart(22);
+    const s = `${fmtUs(x.median_us)} ${fmtG(x.gbps).padStart(6)}${x.mismatch ? '!' : ''}`;
+    return s.padStart(22);
+  });
+  console.log(`${label.padStart(8)} ${String(r.elements).padStart(9)} | ${cells.join(' ')}`);
+}
+
+// ---------------------------------------------------------------- Markdown
+const med = (r, id) => (r.results[id]?.status === 'ok' ? r.results[id].median_us : null);
+const ratio = (a, b) => (a != null && b != null ? a / b : null);
+
+function cellTime(x) {
+  if (!x) return '';
+  if (x.status !== 'ok') return x.status;
+  return `${fmtUs(x.median_us)} <sub>${fmtUs(x.p10_us)}–${fmtUs(x.p90_us)}</sub>${x.mismatch ? ' **≠**' : ''}`;
+}
+
+function markdown(report) {
+  const m = report.meta;
+  const L = [];
+  L.push(`# onnx-ops-wasm benchmark${m.quick ? ' (quick run)' : ''}`, '');
+  L.push('| | |', '|---|---|');
+  L.push(`| date | ${m.date} |`, `| CPU | ${m.cpu} |`, `| cores | ${m.cores} |`, `| memory | ${m.memoryGiB} GiB |`);
+  L.push(`| platform | ${m.platform} |`, `| Node | ${m.node} (V8 ${m.v8}) |`);
+  L.push(`| library | ${m.ours.available ? `${m.library ?? 'onnx-ops-wasm'} (${m.ours.path})` : `**not available**: ${m.ours.error}`} |`);
+  for (const [k, v] of Object.entries(m.peers)) L.push(`| ${k} | ${v} |`);
+  const busy = Math.max(m.loadavgStart?.[0] ?? 0, m.loadavgEnd?.[0] ?? 0) > m.cores * 0.75;
+  L.push(`| load average (1/5/15 min) | start ${m.loadavgStart?.join(' / ')}, end ${m.loadavgEnd?.join(' / ')}${busy ? ' — **machine was busy: numbers are noisy**' : ''} |`);
+  L.push(`| timing | ${m.timing} |`, `| allocator | ${m.malloc} |`, `| wasm tiering | ${m.wasmTiering} |`, `| run time | ${m.elapsed_s} s |`, '');
+  L.push('Times are per call in µs: median <sub>p10–p90</sub>. GB/s = (bytes read + bytes written) / median time.',
+    '"×copy" = time / copy-limit time for the same traffic (1.00× = as fast as `memory.copy`).',
+    '"ours vs X" = X time / ours time (> 1: ours faster), for the plain path and, after the slash, for zero-copy.',
+    '**≠** marks an output that is not bit-identical to ours. See bench/README.md.', '');
+
+  const allMis = report.cases.flatMap((c) => c.mismatches.map((x) => ({ case: `${c.label} ${c.dtype} n=${c.n}`, ...x })));
+  if (allMis.length) {
+    L.push('## ⚠️ OUTPUT MISMATCHES', '', '| case | column | vs | first index | expected | got | count |', '|---|---|---|---|---|---|---|');
+    for (const x of allMis) L.push(`| ${x.case} | ${x.column} | ${x.vs} | ${x.index ?? ''} | ${x.expected ?? ''} | ${x.got ?? ''} | ${x.mismatches ?? x.reason} |`);
+    L.push('');
+  }
+
+  const groups = new Map();
+  for (const c of report.cases.filter((c) => c.section === 'sizes')) {
+    if (!groups.has(c.workload)) groups.set(c.workload, []);
+    groups.get(c.workload).push(c);
+  }
+  for (const [, rows] of groups) {
+    L.push(`## ${rows[0].label} (${rows[0].dtype})`, '');
+    L.push('| n | elements | ' + COLUMNS.map((c) => `${c.label} µs`).join(' | ') + ' |');
+    L.push('|---:|---:|' + COLUMNS.map(() => '---:').join('|') + '|');
+    for (const r of rows) L.push(`| ${fmtN(r.n)} | ${r.elements} | ${COLUMNS.map((c) => cellTime(r.results[c.id])).join(' | ')} |`);
+    L.push('');
+    L.push('| n | ' + COLUMNS.map((c) => `${c.label} GB/s`).join(' | ') + ' | ours ×copy | zero-copy ×copy | ours vs ort-web | ours vs tfjs | ours vs js |');
+    L.push('|---:|' + COLUMNS.map(() => '---:').join('|') + '|---:|---:|---:|---:|---:|');
+    for (const r of rows) {
+      const g = COLUMNS.map((c) => (r.results[c.id]?.status === 'ok' ? fmtG(r.results[c.id].gbps) : (r.results[c.id]?.status ?? '')));
+      const vs = (id) => `${fmtX(ratio(med(r, id), med(r, 'ours')))} / ${fmtX(ratio(med(r, id), med(r, 'ours-zc')))}`;
+      L.push(`| ${fmtN(r.n)} | ${g.join(' | ')} | ${fmtX(ratio(med(r, 'ours'), med(r, 'copy')))} | ${fmtX(ratio(med(r, 'ours-zc'), med(r, 'copy')))} | ${vs('ort-web')} | ${vs('tfjs-wasm')} | ${vs('js')} |`);
+    }
+    L.push('');
+  }
+
+  const sweep = report.cases.filter((c) => c.section === 'dtypes');
+  for (const op of ['relu', 'max2']) {
+    const rows = sweep.filter((c) => c.workload === op);
+    if (!rows.length) continue;
+    L.push(`## ${rows[0].label} per dtype, n = ${fmtN(rows[0].n)}`, '');
+    L.push('| dtype | ' + COLUMNS.map((c) => `${c.label} µs`).join(' | ') + ' | zero-copy GB/s | copy GB/s | zero-copy ×copy | ours vs ort-web | ours vs tfjs | ours vs js |');
+    L.push('|---|' + COLUMNS.map(() => '---:').join('|') + '|---:|---:|---:|---:|---:|---:|');
+    for (const r of rows) {
+      const vs = (id) => `${fmtX(ratio(med(r, id), med(r, 'ours')))} / ${fmtX(ratio(med(r, id), med(r, 'ours-zc')))}`;
+      const g = (id) => (r.results[id]?.status === 'ok' ? fmtG(r.results[id].gbps) : 'n/a');
+      L.push(`| ${r.dtype} | ${COLUMNS.map((c) => cellTime(r.results[c.id])).join(' | ')} | ${g('ours-zc')} | ${g('copy')} | ${fmtX(ratio(med(r, 'ours-zc'), med(r, 'copy')))} | ${vs('ort-web')} | ${vs('tfjs-wasm')} | ${vs('js')} |`);
+    }
+    L.push('');
+  }
+
+  const notes = new Map();
+  for (const c of report.cases) for (const [id, x] of Object.entries(c.results)) {
+    if (x.status !== 'ok' && x.reason) {
+      const k = `${id}: ${x.reason}`;
+      if (!notes.has(k)) notes.set(k, []);
+      notes.get(k).push(`${c.op === 'relu' ? 'Relu' : 'Max'} ${c.dtype}`);
+    }
+  }
+  const allKinds = new Set(report.cases.map((c) => `${c.op === 'relu' ? 'Relu' : 'Max'} ${c.dtype}`));
+  if (notes.size) {
+    L.push('## Notes (n/a and errors)', '');
+    for (const [k, v] of notes) {
+      const u = [...new Set(v)];
+      L.push(`- ${k}: ${u.length === allKinds.size && u.length > 2 ? 'all cases' : u.join(', ')}`);
+    }
+    L.push('');
+  }
+  L.push('![GB/s vs n](' + path.basename(report.svgFile) + ')', '');
+  return L.join('\n');
+}
+
+// ---------------------------------------------------------------- SVG
+function svgChart(report) {
+  const series = [
+    { id: 'ours-zc', label: 'ours zero-copy', color: '#d62728', width: 2.5 },
+    { id: 'ours', label: 'ours plain', color: '#ff7f0e', width: 2, dash: '6 3' },
+    { id: 'ort-web', label: 'onnxruntime-web', color: '#1f77b4', width: 2 },
+    { id: 'tfjs-wasm', label: 'tfjs-wasm', color: '#2ca02c', width: 2 },
+    { id: 'js', label: 'plain JS', color: '#9467bd', width: 2 },
+    { id: 'copy', label: 'memory.copy limit', color: '#444444', width: 1.5, dash: '2 3' },
+  ];
+  const panels = ['relu', 'max2'].map((w) => report.cases.filter((c) => c.section === 'sizes' && c.workload === w && c.dtype === 'float32'));
+  const all = panels.flat().flatMap((c) => series.map((s) => c.results[s.id]).filter((x) => x?.status === 'ok').map((x) => x.gbps));
+  const ns = panels.flat().map((c) => c.n);
+  const W = 1040, H = 470, PW = 420, PH = 330, top = 60, lefts = [80, 580];
+  const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const o = [];
+  o.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="Helvetica, Arial, sans-serif" font-size="12">`);
+  o.push(`<rect width="${W}" height="${H}" fill="white"/>`);
+  const m = report.meta;
+  o.push(`<text x="${W / 2}" y="22" text-anchor="middle" font-size="16" font-weight="bold">Effective bandwidth (float32): (bytes read + written) / median time</text>`);
+  o.push(`<text x="${W / 2}" y="40" text-anchor="middle" fill="#555">${esc(`${m.cpu}, ${m.cores} cores, Node ${m.node}, ${m.date.slice(0, 10)}${m.quick ? ', quick run' : ''}`)}</text>`);
+  if (!all.length) { o.push(`<text x="${W / 2}" y="${H / 2}" text-anchor="middle">no data</text></svg>`); return o.join('\n'); }
+  const ymin = 10 ** Math.floor(Math.log10(Math.min(...all)));
+  const ymax = 10 ** Math.ceil(Math.log10(Math.max(...all)));
+  const xmin = 10 ** Math.floor(Math.log10(Math.min(...ns)));
+  const xmax = 10 ** Math.ceil(Math.log10(Math.max(...ns)));
+  const lx = (v) => Math.log10(v);
+  const fmtTick = (v) => (v > 1e4 || v < 1e-3 ? `1e${Math.round(Math.log10(v))}` : String(+v.toPrecision(1)));
+  const fmtXTick = (e) => ['1', '10', '100', '1k', '10k', '100k', '1M', '10M', '100M', '1G'][e] ?? `1e${e}`;
+  panels.forEach((rows, pi) => {
+    const L0 = lefts[pi];
+    const X = (v) => L0 + ((lx(v) - lx(xmin)) / (lx(xmax) - lx(xmin))) * PW;
+    const Y = (v) => top + PH - ((lx(v) - lx(ymin)) / (lx(ymax) - lx(ymin))) * PH;
+    o.push(`<text x="${L0 + PW / 2}" y="${top - 6}" text-anchor="middle" font-size="14" font-weight="bold">${pi === 0 ? 'Relu [n]' : 'Max [n], [n]'}</text>`);
+    o.push(`<rect x="${L0}" y="${top}" width="${PW}" height="${PH}" fill="none" stroke="#333"/>`);
+    for (let e = Math.round(lx(ymin)); e <= Math.round(lx(ymax)); e++) {
+      const y = Y(10 ** e);
+      o.push(`<line x1="${L0}" x2="${L0 + PW}" y1="${y}" y2="${y}" stroke="#ddd"/>`);
+      o.push(`<text x="${L0 - 6}" y="${y + 4}" text-anchor="end">${fmtTick(10 ** e)}</text>`);
+    }
+    for (let e = Math.round(lx(xmin)); e <= Math.round(lx(xmax)); e++) {
+      const x = X(10 ** e);
+      o.push(`<line x1="${x}" x2="${x}" y1="${top}" y2="${top + PH}" stroke="#eee"/>`);
+      o.push(`<text x="${x}" y="${top + PH + 16}" text-anchor="middle">${fmtXTick(e)}</text>`);
+    }
+    o.push(`<text x="${L0 + PW / 2}" y="${top + PH + 36}" text-anchor="middle">n (elements per input, log scale)</text>`);
+    o.push(`<text transform="translate(${L0 - 48},${top + PH / 2}) rotate(-90)" text-anchor="middle">GB/s (log scale)</text>`);
+    for (const s of series) {
+      const pts = rows.filter((r) => r.results[s.id]?.status === 'ok').map((r) => [X(r.n), Y(r.results[s.id].gbps)]);
+      if (!pts.length) continue;
+      o.push(`<polyline fill="none" stroke="${s.color}" stroke-width="${s.width}"${s.dash ? ` stroke-dasharray="${s.dash}"` : ''} points="${pts.map((p) => p.map((v) => v.toFixed(1)).join(',')).join(' ')}"/>`);
+      for (const [x, y] of pts) o.push(`<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="2.8" fill="${s.color}"/>`);
+    }
+  });
+  // legend
+  const ly = H - 22;
+  let lxp = 80;
+  for (const s of series) {
+    o.push(`<line x1="${lxp}" x2="${lxp + 26}" y1="${ly}" y2="${ly}" stroke="${s.color}" stroke-width="${s.width + 0.5}"${s.dash ? ` stroke-dasharray="${s.dash}"` : ''}/>`);
+    o.push(`<circle cx="${lxp + 13}" cy="${ly}" r="2.8" fill="${s.color}"/>`);
+    o.push(`<text x="${lxp + 32}" y="${ly + 4}">${esc(s.label)}</text>`);
+    lxp += 48 + s.label.length * 7.2;
+  }
+  o.push('</svg>');
+  return o.join('\n');
+}
+
+// ---------------------------------------------------------------- main
+async function main() {
+  const tStart = now();
+  const meta = machineInfo();
+  meta.quick = QUICK;
+  meta.malloc = process.env.MALLOC_MMAP_THRESHOLD_ !== undefined
+    ? `glibc tuned: MALLOC_MMAP_THRESHOLD_=${process.env.MALLOC_MMAP_THRESHOLD_} MALLOC_TRIM_THRESHOLD_=${process.env.MALLOC_TRIM_THRESHOLD_ ?? 'default'} (freed buffers are reused, no page faults per call)`
+    : 'stock (each fresh large output buffer may be mmap-ed and page-faulted)';
+  meta.nodeFlags = process.execArgv.join(' ') || '(none)';
+  meta.wasmTiering = process.execArgv.includes('--no-liftoff') ? 'TurboFan only (--no-liftoff)' : 'V8 default (Liftoff, then TurboFan tier-up)';
+  console.log(`onnx-ops-wasm bench${QUICK ? ' (quick)' : ''}: ${meta.cpu}, ${meta.cores} cores, Node ${meta.node}`);
+
+  if (meta.loadavgStart[0] > meta.cores * 0.75) console.warn(`!!!!!!!! load average ${meta.loadavgStart[0]} on ${meta.cores} cores: other processes are running, timings will be noisy`);
+  const ours = await loadOurs();
+  if (ours.error) console.warn(`\n!!!!!!!! NOTE !!!!!!!! ${ours.error}\n  -> timing the peers only; 'ours' columns are n/a\n`);
+  meta.ours = { available: !!ours.ops, path: path.relative(path.join(HERE, '..'), LIB), ...(ours.error ? { error: ours.error } : {}) };
+
+  const peers = {};
+  const peerErrors = {};
+  meta.peers = {};
+  const factories = { 'ort-web': createOrtPeer, 'tfjs-wasm': createTfjsPeer, js: createJsPeer };
+  for (const id of PEERS) {
+    try {
+      const p = await factories[id]();
+      peers[id] = p;
+      if (id === 'ort-web') meta.peers[id] = `onnxruntime-web ${p.version} (wasm EP, numThreads=1, proxy off)`;
+      if (id === 'tfjs-wasm') meta.peers[id] = `tfjs-core ${p.version}, backend '${p.backend}' (simd=${p.simd}, threads=${p.threads})`;
+    } catch (e) {
+      peerErrors[id] = `unavailable: ${String(e?.message ?? e).split('\n')[0]}`;
+      meta.peers[id] = peerErrors[id];
+      console.warn(`!!!!!!!! peer ${id} ${peerErrors[id]} (did you run \`npm --prefix bench ci\`?)`);
+    }
+  }
+  meta.peers.js = meta.peers.js ?? 'plain JS loops (bench/common.mjs)';
+  meta.peers.copy = 'hand-assembled wasm module: memory.copy (bulk memory)';
+  meta.timing = `warm-up ≥${TIMING.warmupMs} ms, batches ≥${TIMING.minBatchMs} ms, ~${TIMING.targetMs} ms per cell, ${TIMING.minSamples}–${TIMING.maxSamples} samples`;
+  const copy = await createCopyLimit();
+  const ctx = { ops: ours.ops, oursError: ours.error, peers, peerErrors, copy };
+
+  const cases = [];
+  const wls = workloads().filter((w) => w.bench && (!WORKLOAD_IDS || WORKLOAD_IDS.includes(w.id)));
+  for (const wl of wls) {
+    printHeader(`${wl.label}, float32`);
+    const seen = new Set();
+    for (const n of SIZES) {
+      const shapes = wl.shapes(n);
+      const key = JSON.stringify(shapes);
+      if (seen.has(key)) continue; // e.g. [1,1024] for every n <= 1536
+      seen.add(key);
+      const r = await runCase(ctx, wl, 'float32', n, shapes);
+      r.section = 'sizes';
+      cases.push(r);
+      printRow(r);
+      await peers['ort-web']?.clear?.();
+    }
+  }
+  const sweepWls = workloads().filter((w) => (w.id === 'relu' || w.id === 'max2') && (!WORKLOAD_IDS || WORKLOAD_IDS.includes(w.id)));
+  for (const wl of SWEEP_DTYPES.length ? sweepWls : []) {
+    printHeader(`${wl.label} per dtype, n=${fmtN(SWEEP_N)}`);
+    for (const dtype of SWEEP_DTYPES) {
+      const r = await runCase(ctx, wl, dtype, SWEEP_N, wl.shapes(SWEEP_N));
+      r.section = 'dtypes';
+      cases.push(r);
+      printRow(r, dtype);
+      await peers['ort-web']?.clear?.();
+    }
+  }
+
+  meta.elapsed_s = +((now() - tStart) / 1000).toFixed(1);
+  meta.loadavgEnd = os.loadavg().map((x) => +x.toFixed(2));
+  meta.settings = { sizes: SIZES, sweepDtypes: SWEEP_DTYPES, sweepN: SWEEP_N, timing: TIMING, peers: PEERS };
+  meta.columns = Object.fromEntries(COLUMNS.map((c) => [c.id, c.desc]));
+  const report = { meta, svgFile: `${OUT}.svg`, cases };
+  fs.mkdirSync(path.dirname(OUT), { recursive: true });
+  const json = JSON.stringify({ ...report, svgFile: path.basename(report.svgFile) }, null, 1);
+  fs.writeFileSync(`${OUT}.json`, json);
+  fs.writeFileSync(`${OUT}.md`, markdown(report));
+  fs.writeFileSync(`${OUT}.svg`, svgChart(report));
+  const raw = path.join(HERE, 'results', 'raw');
+  fs.mkdirSync(raw, { recursive: true });
+  fs.writeFileSync(path.join(raw, `${meta.date.replace(/[:.]/g, '-')}${QUICK ? '-quick' : ''}.json`), json);
+
+  const mis = cases.reduce((s, c) => s + c.mismatches.length, 0);
+  console.log(`\nwrote ${path.relative(process.cwd(), OUT)}.{json,md,svg} in ${meta.elapsed_s} s`);
+  if (mis) console.warn(`\n!!!!!!!! ${mis} OUTPUT MISMATCH(ES): see the top of ${path.relative(process.cwd(), OUT)}.md !!!!!!!!`);
+  if (sink === 42) console.log(''); // keep results alive
+}
+
+await main();
