@@ -35,8 +35,35 @@ inline F and_bits(F a, F b) {
   return r;
 }
 
+#ifdef ONNX_OPS_VECTOR
+// The lane operations of each IEEE width, so that one body serves both.
+template <class F>
+struct IeeeLanes;
+template <>
+struct IeeeLanes<float> {
+  static v128_t lt(v128_t a, v128_t b) { return wasm_f32x4_lt(a, b); }
+  static v128_t eq(v128_t a, v128_t b) { return wasm_f32x4_eq(a, b); }
+  static v128_t ne(v128_t a, v128_t b) { return wasm_f32x4_ne(a, b); }
+  static v128_t add(v128_t a, v128_t b) { return wasm_f32x4_add(a, b); }
+  static v128_t pmax(v128_t a, v128_t b) { return wasm_f32x4_pmax(a, b); }
+  // Lanes whose bits, read as a signed integer, are at or below -inf's pattern.
+  static v128_t at_or_below_neg_inf(v128_t x) { return wasm_i32x4_lt(x, wasm_i32x4_splat(int32_t(0xff800000u) + 1)); }
+};
+template <>
+struct IeeeLanes<double> {
+  static v128_t lt(v128_t a, v128_t b) { return wasm_f64x2_lt(a, b); }
+  static v128_t eq(v128_t a, v128_t b) { return wasm_f64x2_eq(a, b); }
+  static v128_t ne(v128_t a, v128_t b) { return wasm_f64x2_ne(a, b); }
+  static v128_t add(v128_t a, v128_t b) { return wasm_f64x2_add(a, b); }
+  static v128_t pmax(v128_t a, v128_t b) { return wasm_f64x2_pmax(a, b); }
+  static v128_t at_or_below_neg_inf(v128_t x) {
+    return wasm_i64x2_lt(x, wasm_i64x2_splat(int64_t(0xfff0000000000000ull) + 1));
+  }
+};
+#endif
+
 template <class F, class Bits>
-struct IeeeScalar {
+struct IeeeTraits {
   using T = F;
   static T max1(T a, T b) {
     if (a != a) return a;
@@ -48,56 +75,34 @@ struct IeeeScalar {
     if (x != x) return x;
     return x > T(0) ? x : T(0);
   }
-};
-
-// Fast path, for kernels that check a block at once: on lanes without NaN,
-// pmax(a, b) & pmax(b, a) is the max (equal values give a & b: +0 for -0 vs
-// +0). `suspect` collects lanes where a + b is NaN (a NaN operand, or inf
-// against -inf); a block with any is recomputed with vmax. The result of
-// vmax_fast is only used for blocks without suspects.
-struct Float32Traits : IeeeScalar<float, uint32_t> {
 #ifdef ONNX_OPS_VECTOR
-  static constexpr bool kFastMax = true;
-  static v128_t vmax_fast(v128_t a, v128_t b, v128_t& suspect) {
-    const v128_t s = wasm_f32x4_add(a, b);
-    suspect = wasm_v128_or(suspect, wasm_f32x4_ne(s, s));
-    return wasm_v128_and(wasm_f32x4_pmax(a, b), wasm_f32x4_pmax(b, a));
-  }
+  using L = IeeeLanes<F>;
   static v128_t vmax(v128_t a, v128_t b) {
     // Take b where a is not NaN and (a < b or b is NaN); then, where a == b,
     // a & b turns (-0, +0) into +0 and leaves equal values alone.
-    const v128_t take_b = wasm_v128_andnot(
-        wasm_v128_or(wasm_f32x4_lt(a, b), wasm_f32x4_ne(b, b)), wasm_f32x4_ne(a, a));
+    const v128_t take_b = wasm_v128_andnot(wasm_v128_or(L::lt(a, b), L::ne(b, b)), L::ne(a, a));
     const v128_t r = wasm_v128_bitselect(b, a, take_b);
-    return wasm_v128_andnot(r, wasm_v128_andnot(wasm_f32x4_eq(a, b), b));
+    return wasm_v128_andnot(r, wasm_v128_andnot(L::eq(a, b), b));
   }
-  // Read as int32, the values that become +0 (sign set, not NaN: -0 .. -inf)
-  // are exactly those at or below -inf's pattern; negative NaNs are above it.
-  static v128_t vrelu(v128_t x) {
-    return wasm_v128_andnot(x, wasm_i32x4_lt(x, wasm_i32x4_splat(int32_t(0xff800000u) + 1)));
-  }
-#endif
-};
-
-struct Float64Traits : IeeeScalar<double, uint64_t> {
-#ifdef ONNX_OPS_VECTOR
+  // Fast path, for kernels that check a block at once: on lanes without NaN,
+  // pmax(a, b) & pmax(b, a) is the max (equal values give a & b: +0 for -0
+  // vs +0). `suspect` collects lanes where a + b is NaN (a NaN operand, or
+  // inf against -inf); a block with any is recomputed with vmax, so the
+  // result of vmax_fast is only used for blocks without suspects.
   static constexpr bool kFastMax = true;
   static v128_t vmax_fast(v128_t a, v128_t b, v128_t& suspect) {
-    const v128_t s = wasm_f64x2_add(a, b);
-    suspect = wasm_v128_or(suspect, wasm_f64x2_ne(s, s));
-    return wasm_v128_and(wasm_f64x2_pmax(a, b), wasm_f64x2_pmax(b, a));
+    const v128_t s = L::add(a, b);
+    suspect = wasm_v128_or(suspect, L::ne(s, s));
+    return wasm_v128_and(L::pmax(a, b), L::pmax(b, a));
   }
-  static v128_t vmax(v128_t a, v128_t b) {
-    const v128_t take_b = wasm_v128_andnot(
-        wasm_v128_or(wasm_f64x2_lt(a, b), wasm_f64x2_ne(b, b)), wasm_f64x2_ne(a, a));
-    const v128_t r = wasm_v128_bitselect(b, a, take_b);
-    return wasm_v128_andnot(r, wasm_v128_andnot(wasm_f64x2_eq(a, b), b));
-  }
-  static v128_t vrelu(v128_t x) {  // as Float32Traits::vrelu, on int64 lanes
-    return wasm_v128_andnot(x, wasm_i64x2_lt(x, wasm_i64x2_splat(int64_t(0xfff0000000000000ull) + 1)));
-  }
+  // Read as integers, the values that become +0 (sign set and not NaN: -0
+  // down to -inf) are exactly those at or below -inf's pattern; negative
+  // NaNs lie above it.
+  static v128_t vrelu(v128_t x) { return wasm_v128_andnot(x, L::at_or_below_neg_inf(x)); }
 #endif
 };
+using Float32Traits = IeeeTraits<float, uint32_t>;
+using Float64Traits = IeeeTraits<double, uint64_t>;
 
 // ---- 16-bit floats as raw bits -------------------------------------------
 // For a non-NaN value u, key(u) = u ^ ((u >> 15) & 0x7fff) read as int16 orders
