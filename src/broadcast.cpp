@@ -63,6 +63,14 @@ Status plan_broadcast(int n, const Shape* inputs, const Shape& out_shape, Broadc
   plan->total = element_count(out_shape);
   plan->dims.clear();
   plan->strides.clear();
+  if (plan->total == 0) {
+    // Empty: nothing to walk. (Its other dims may be huge: no strides are
+    // computed, they could overflow.)
+    plan->rank = 1;
+    plan->dims.push_back(0);
+    plan->strides.assign(size_t(n), 0);
+    return Status::Ok;
+  }
 
   // Full strides of every input aligned to the output's dims (0 where broadcast).
   std::vector<int64_t> full(size_t(n) * size_t(rank), 0);

@@ -125,3 +125,13 @@ TEST_CASE("plan: the given output shape must be the broadcast") {
   CHECK(plan_broadcast(1, in, Shape{longer.data(), 3}, &p) == Status::OutShapeMismatch);
   CHECK(plan_broadcast(1, in, Shape{a.data(), 2}, &p) == Status::Ok);
 }
+
+TEST_CASE("plan: an empty output with huge other dims plans nothing (no stride overflow)") {
+  const int64_t d[] = {0, int64_t(1) << 40, int64_t(1) << 40};
+  const Shape s{d, 3};
+  std::vector<int64_t> out;
+  REQUIRE(broadcast_shape(1, &s, &out) == Status::Ok);
+  BroadcastPlan p;
+  REQUIRE(plan_broadcast(1, &s, Shape{out.data(), 3}, &p) == Status::Ok);
+  CHECK(p.total == 0);
+}
