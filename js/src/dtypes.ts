@@ -2,7 +2,7 @@
  * The twelve element types: names, ONNX TensorProto numbers, typed arrays,
  * and float16/bfloat16 conversions.
  */
-import { OnnxOpsError } from './errors.js';
+import { OnnxOpsError, describe } from './errors.js';
 
 export type DType =
   | 'float32' | 'float64' | 'float16' | 'bfloat16'
@@ -18,7 +18,7 @@ export const FLOAT_DTYPES: readonly DType[] = ['float16', 'float32', 'float64'];
 export const INT_DTYPES: readonly DType[] = ['int8', 'int16', 'int32', 'int64'];
 export const UINT_DTYPES: readonly DType[] = ['uint8', 'uint16', 'uint32', 'uint64'];
 
-type TypedArrayConstructor = {
+export type TypedArrayConstructor = {
   new (length: number): TypedArray;
   new (buffer: ArrayBufferLike, byteOffset: number, length: number): TypedArray;
   readonly BYTES_PER_ELEMENT: number;
@@ -73,28 +73,55 @@ const BY_ONNX = new Map<number, DType>(DTYPES.map((d) => [DTYPE_INFO[d].onnx, d]
  * `'FLOAT16'`) or TensorProto number (1, 10, 16, ...).
  */
 export function toDType(x: unknown, op = 'dtype', input?: number | 'out'): DType {
+  if (x instanceof String || x instanceof Number) x = x.valueOf();
   const d = typeof x === 'string' ? BY_NAME.get(x) : typeof x === 'number' ? BY_ONNX.get(x) : undefined;
   if (d === undefined) {
     throw new OnnxOpsError('UNKNOWN_DTYPE', op, input,
-      `unknown dtype ${typeof x === 'string' ? JSON.stringify(x) : String(x)} (use one of ${DTYPES.join(', ')}, ` +
+      `unknown dtype ${typeof x === 'string' ? JSON.stringify(x) : typeof x === 'number' ? String(x) : describe(x)} (use one of ${DTYPES.join(', ')}, ` +
       'an ONNX name such as "float", or a TensorProto number)');
   }
   return d;
 }
 
-/** The runtime's Float16Array, where it has one. */
-export const Float16ArrayCtor: (new (...a: never[]) => ArrayBufferView) | undefined =
-  (globalThis as { Float16Array?: new (...a: never[]) => ArrayBufferView }).Float16Array;
+// The engine's own accessors of typed arrays: they read internal slots, so a
+// subclass overriding `length`, a null prototype, or an array from another
+// realm (iframe, vm context) cannot mislead them.
+const TYPED_ARRAY_PROTO = Object.getPrototypeOf(Int8Array.prototype) as object;
+const intrinsic = (key: PropertyKey) => Object.getOwnPropertyDescriptor(TYPED_ARRAY_PROTO, key)!.get!;
+const getTag = intrinsic(Symbol.toStringTag);
+const getBuffer = intrinsic('buffer');
+const getByteOffset = intrinsic('byteOffset');
+const getLength = intrinsic('length');
+
+/** 'Float32Array', 'Uint8ClampedArray', ... for a typed array of any realm; undefined otherwise. */
+export function typedArrayKind(x: unknown): string | undefined {
+  return typeof x === 'object' && x !== null ? (getTag.call(x) as string | undefined) : undefined;
+}
+
+/**
+ * A view of this realm's `array` class over exactly the memory of typed array
+ * `x` (same buffer, offset and element count, read from internal slots).
+ * Throws a TypeError when x's buffer is detached.
+ */
+export function standardView(x: ArrayBufferView, array: TypedArrayConstructor): TypedArray {
+  const buffer = getBuffer.call(x) as ArrayBufferLike;
+  const offset = getByteOffset.call(x) as number;
+  const length = getLength.call(x) as number;
+  if (length === 0) new Uint8Array(buffer, 0, 0); // throws when detached
+  return new array(buffer, offset, length);
+}
+
+const KIND_DTYPE = new Map<string, DType>([
+  ['Float32Array', 'float32'], ['Float64Array', 'float64'], ['Float16Array', 'float16'],
+  ['Int8Array', 'int8'], ['Int16Array', 'int16'], ['Int32Array', 'int32'], ['BigInt64Array', 'int64'],
+  ['Uint8Array', 'uint8'], ['Uint8ClampedArray', 'uint8'], ['Uint16Array', 'uint16'], ['Uint32Array', 'uint32'],
+  ['BigUint64Array', 'uint64'],
+]);
 
 /** The dtype a bare typed array stands for (Uint16Array is uint16; Float16Array is float16). */
 export function dtypeOfArray(a: ArrayBufferView): DType | undefined {
-  if (Float16ArrayCtor && a instanceof Float16ArrayCtor) return 'float16';
-  for (const d of DTYPES) {
-    if (d === 'float16' || d === 'bfloat16') continue;
-    if (a instanceof DTYPE_INFO[d].array) return d;
-  }
-  if (a instanceof Uint8ClampedArray) return 'uint8';
-  return undefined;
+  const kind = typedArrayKind(a);
+  return kind === undefined ? undefined : KIND_DTYPE.get(kind);
 }
 
 // ---- float16 / bfloat16 <-> number ------------------------------------------

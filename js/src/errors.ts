@@ -49,3 +49,13 @@ export class OnnxOpsError extends Error {
 export function showShape(shape: readonly number[]): string {
   return `[${shape.join(',')}]`;
 }
+
+/** A short description of a value for messages; never throws. */
+export function describe(x: unknown): string {
+  if (typeof x === 'bigint') return `${x}n`;
+  if (typeof x === 'string') return JSON.stringify(x);
+  if (x === null || x === undefined || typeof x === 'number' || typeof x === 'boolean') return String(x);
+  if (ArrayBuffer.isView(x)) return (Object.prototype.toString.call(x) as string).slice(8, -1);
+  if (Array.isArray(x)) return 'an array';
+  return typeof x === 'object' ? 'an object' : typeof x;
+}

@@ -17,6 +17,11 @@ const HEAP_VIEWS = new Map<unknown, HeapViewName>([
 
 /** wasm32 memory is at most 4 GiB. */
 export const MAX_WASM_BYTES = 2 ** 32;
+/**
+ * Largest single allocation: Emscripten 3.1.6's sbrk cannot reliably grow the
+ * memory by 2 GiB or more at once, so one tensor in wasm memory stays below it.
+ */
+export const MAX_ALLOCATION = 2 ** 31 - 2 ** 16;
 
 export class Heap {
   /** Addresses allocated here and not yet released, with their sizes. */
@@ -37,8 +42,9 @@ export class Heap {
 
   /** Allocates `bytes` (16-byte aligned) or throws OUT_OF_MEMORY. */
   alloc(bytes: number, op: string, input?: InputRef): number {
-    if (bytes >= MAX_WASM_BYTES) {
-      throw new OnnxOpsError('TOO_LARGE', op, input, `${bytes} bytes do not fit in a 4 GiB wasm memory`);
+    if (bytes > MAX_ALLOCATION) {
+      throw new OnnxOpsError('TOO_LARGE', op, input,
+        `${bytes} bytes in wasm memory: one tensor there is limited to ${MAX_ALLOCATION} bytes (2 GiB - 64 KiB)`);
     }
     const address = this.module._onnx_ops_alloc(bytes) >>> 0;
     if (address === 0) {
@@ -110,6 +116,14 @@ export class Heap {
       this.scratchBytes = size;
     }
     return [this.scratchAddress, this.scratchBytes];
+  }
+
+  /** Frees the kept descriptor and scratch blocks (made again when needed). */
+  trim(): void {
+    if (this.descAddress) this.module._onnx_ops_release(this.descAddress);
+    if (this.scratchAddress) this.module._onnx_ops_release(this.scratchAddress);
+    this.descAddress = this.descWords = this.scratchAddress = this.scratchBytes = 0;
+    this.descView = undefined;
   }
 
   /** Copies `count` elements at `address` into `target` from element `offset` on. */

@@ -3,9 +3,9 @@
  * and wasm memory (memory.ts).
  */
 import { type DType, DTYPE_INFO, type TypedArray, toDType } from './dtypes.js';
-import { type ErrorCode, OnnxOpsError, showShape } from './errors.js';
+import { type ErrorCode, OnnxOpsError, describe, showShape } from './errors.js';
 import { Heap, WasmTensor } from './memory.js';
-import { type OpName, describe, dtypesOfVersion, firstVersionWith, opVersion, supportedDtypes } from './opsets.js';
+import { type OpName, dtypesOfVersion, firstVersionWith, opVersion, supportedDtypes } from './opsets.js';
 import { type Kernel, SCRATCH_BYTES, runPlain } from './plain.js';
 import {
   type Checked, type PlainTensorLike, type Tensor, type TensorLike, broadcastChecked, checkFits, checkInput, checkPlainOut,
@@ -56,7 +56,8 @@ export class Ops {
     }
     const { version, out } = this.options(op, options);
     if (inputs.length === 0) throw new OnnxOpsError('ARITY', op, undefined, 'needs at least one input');
-    const checked = inputs.map((x, i) => checkInput(x, op, i, this.heap));
+    const checked: Checked[] = [];
+    for (let i = 0; i < inputs.length; i++) checked.push(checkInput(inputs[i], op, i, this.heap)); // holes too
     const dtype = this.checkDtypes(op, version, checked);
     let shape: readonly number[];
     if (version < 8) {
@@ -71,8 +72,23 @@ export class Ops {
     } else {
       shape = broadcastChecked(checked, op);
     }
-    const size = shape.reduce((a, b) => a * b, 1);
+    let size = 1;
+    for (const d of shape) size *= d;
+    if (shape.includes(0)) size = 0; // Infinity * 0 would be NaN
     checkFits(dtype, shape, size, op);
+    const group = Math.max(2, Math.floor(this.heap.scratchLimit / 64));
+    if (checked.length > group && !(out instanceof WasmTensor) && checked.every((c) => !c.wasm)) {
+      // More plain inputs than one scratch block holds an element of: fold
+      // them group by group (left to right, so the first NaN still wins).
+      let acc = this.max(inputs.slice(0, group) as PlainTensorLike[], { opset: options.opset });
+      for (let i = group; i < inputs.length; i += group - 1) {
+        acc = this.max([acc, ...(inputs.slice(i, i + group - 1) as PlainTensorLike[])], { opset: options.opset });
+      }
+      if (out === undefined) return acc;
+      const target = checkPlainOut(op, dtype, shape, size, out, checked, this.heap).data;
+      target.set(acc.data as never);
+      return { dtype, shape: [...shape], data: out as TypedArray };
+    }
     const module = this.heap.module;
     const code = DTYPE_INFO[dtype].onnx;
     return this.run(op, dtype, shape, size, checked, out, ({ inputs: parts, addresses, outShape, outAddress, size: n }) => {
@@ -152,6 +168,15 @@ export class Ops {
     return supportedDtypes(op, opset);
   }
 
+  /**
+   * Frees the blocks an instance keeps between calls (the plain path's
+   * scratch, at most `scratchBytes`, and the call descriptor); later calls
+   * make them again. Wasm memory itself never shrinks.
+   */
+  trimMemory(): void {
+    this.heap.trim();
+  }
+
   /** Bytes of wasm heap in use (malloc's count) and what this instance holds. */
   memoryStats(): { heapInUse: number; liveAllocations: number; liveBytes: number; memoryBytes: number } {
     return {
@@ -212,10 +237,12 @@ export class Ops {
   private run(op: OpName, dtype: DType, shape: readonly number[], size: number, checked: readonly Checked[],
     out: WasmTensor | ArrayBufferView | undefined, kernel: Kernel): Result | WasmTensor {
     if (!(out instanceof WasmTensor) && checked.every((c) => !c.wasm)) {
-      const data = out === undefined ? new DTYPE_INFO[dtype].array(size) : checkPlainOut(op, dtype, shape, size, out, checked);
+      const target = out === undefined ? undefined : checkPlainOut(op, dtype, shape, size, out, checked, this.heap);
+      const data = target === undefined || target.staged ? new DTYPE_INFO[dtype].array(size) : target.data;
       const parts = checked.map((c) => ({ data: c.data!, offset: 0, shape: c.shape, size: c.size }));
       this.check(op, runPlain(this.heap, kernel, dtype, op, parts, shape, data));
-      return { dtype, shape: [...shape], data };
+      if (target?.staged) target.data.set(data as never);
+      return { dtype, shape: [...shape], data: (out as TypedArray | undefined) ?? data }; // the caller's own array
     }
     if (out !== undefined && !(out instanceof WasmTensor)) {
       throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out', 'a typed array out goes with plain inputs only; use a wasm tensor');

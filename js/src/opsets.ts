@@ -3,7 +3,7 @@
  * (from the ONNX operator pages for Max and Relu).
  */
 import { type DType, FLOAT_DTYPES, INT_DTYPES, UINT_DTYPES } from './dtypes.js';
-import { OnnxOpsError } from './errors.js';
+import { OnnxOpsError, describe } from './errors.js';
 
 export type OpName = 'Max' | 'Relu';
 
@@ -62,13 +62,4 @@ export function supportedDtypes(op: OpName, opset?: number): DType[] {
 /** Since which version an operator accepts a dtype, or undefined if never. */
 export function firstVersionWith(op: OpName, dtype: DType): number | undefined {
   return OP_VERSIONS[op].find((v) => dtypesOfVersion(op, v).includes(dtype));
-}
-
-export function describe(x: unknown): string {
-  if (typeof x === 'bigint') return `${x}n`;
-  if (typeof x === 'string') return JSON.stringify(x);
-  if (x === null || x === undefined || typeof x === 'number' || typeof x === 'boolean') return String(x);
-  if (ArrayBuffer.isView(x)) return x.constructor.name;
-  if (Array.isArray(x)) return 'an array';
-  return typeof x === 'object' ? 'an object' : typeof x;
 }

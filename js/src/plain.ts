@@ -28,7 +28,7 @@ export interface Part {
   size: number;
 }
 
-const align16 = (n: number): number => (n + 15) & ~15;
+const align16 = (n: number): number => Math.ceil(n / 16) * 16; // no 32-bit bit ops: n may pass 2^31
 const product = (s: readonly number[]): number => s.reduce((a, b) => a * b, 1);
 
 /**
@@ -68,6 +68,7 @@ function step(heap: Heap, kernel: Kernel, bytes: number, scratch: [number, numbe
   // extent, aligned) is cut into rows; one broadcast along it is resident:
   // needed whole by every row.
   const rank = out.shape.length;
+  if (rank === 0) throw new Error('onnx-ops-wasm: one element\'s inputs do not fit the scratch block'); // callers group inputs
   const d0 = out.shape[0];
   const rest = out.shape.slice(1);
   const restSize = out.size / d0;

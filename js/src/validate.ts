@@ -4,11 +4,10 @@
  * memory is touched.
  */
 import {
-  type DType, DTYPE_INFO, DTYPES, Float16ArrayCtor, type TypedArray, dtypeOfArray, toDType,
+  type DType, DTYPE_INFO, DTYPES, type TypedArray, dtypeOfArray, standardView, toDType, typedArrayKind,
 } from './dtypes.js';
-import { type InputRef, OnnxOpsError, showShape } from './errors.js';
-import { MAX_WASM_BYTES, WasmTensor } from './memory.js';
-import { describe } from './opsets.js';
+import { type InputRef, OnnxOpsError, describe, showShape } from './errors.js';
+import { type Heap, MAX_WASM_BYTES, WasmTensor } from './memory.js';
 
 /** Largest rank accepted (numpy's limit is 64 too). */
 export const MAX_RANK = 64;
@@ -30,7 +29,7 @@ export interface OrtTensorLike {
 /** An input whose data lives in JavaScript memory (anything but a WasmTensor). */
 export type PlainTensorLike =
   | ({ dtype: DType | string | number; shape: readonly number[]; data: ArrayBufferView } & { dispose?: never })
-  | (OrtTensorLike & { dispose?: never })
+  | (OrtTensorLike & { dtype?: never }) // an ort.Tensor (it has dispose() too, but no dtype)
   | TypedArray
   | ArrayBufferView;
 
@@ -60,9 +59,9 @@ export function checkShape(shape: unknown, op: string, input?: InputRef): { shap
     const d: unknown = shape[k];
     if (typeof d !== 'number' || !Number.isSafeInteger(d) || d < 0) {
       throw new OnnxOpsError('INVALID_SHAPE', op, input,
-        `dim ${k} of the shape must be an integer >= 0, got ${describe(d)}`);
+        `dim ${k} of the shape must be an integer from 0 to 2^53 - 1, got ${describe(d)}`);
     }
-    dims.push(d);
+    dims.push(d === 0 ? 0 : d); // -0 becomes 0
     size *= d;
   }
   if (!Number.isSafeInteger(size) && !dims.includes(0)) {
@@ -80,36 +79,50 @@ export function checkFits(dtype: DType, shape: readonly number[], size: number, 
   }
 }
 
-/** The typed array for `dtype`'s storage, viewing the same bytes as `data`, or an error. */
-export function storageOf(data: unknown, dtype: DType, op: string, input: InputRef): TypedArray {
-  if (!ArrayBuffer.isView(data) || data instanceof DataView) {
-    throw new OnnxOpsError('INVALID_ARGUMENT', op, input,
-      `data must be a ${DTYPE_INFO[dtype].array.name} for ${dtype}, got ${describe(data)}`);
-  }
-  const want = DTYPE_INFO[dtype].array;
-  if (data instanceof want && !(Float16ArrayCtor && data instanceof Float16ArrayCtor)) return data as TypedArray;
-  if (dtype === 'uint8' && data instanceof Uint8ClampedArray) {
-    return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  }
-  if (dtype === 'float16' && Float16ArrayCtor && data instanceof Float16ArrayCtor) {
-    return new Uint16Array(data.buffer, data.byteOffset, data.byteLength / 2);
-  }
-  const extra = dtype === 'float16' || dtype === 'bfloat16'
-    ? ` (raw ${dtype} bits${dtype === 'float16' ? ', or a Float16Array' : ''}; encode${dtype === 'float16' ? 'Float16' : 'Bfloat16'}() converts numbers)`
-    : '';
-  throw new OnnxOpsError('INVALID_ARGUMENT', op, input,
-    `data for ${dtype} must be a ${want.name}${extra}, got ${data.constructor.name}`);
+/** The typed-array kinds that hold each dtype's data. */
+function kindsOf(dtype: DType): string[] {
+  const main = DTYPE_INFO[dtype].array.name;
+  if (dtype === 'uint8') return [main, 'Uint8ClampedArray'];
+  if (dtype === 'float16') return [main, 'Float16Array'];
+  return [main];
 }
 
-function isDetached(buffer: ArrayBufferLike): boolean {
-  return (buffer as { detached?: boolean }).detached === true;
+/**
+ * The dtype's storage array over exactly the bytes of `data`, as a fresh view
+ * of this realm's standard class (so subclasses, null prototypes and other
+ * realms cannot change what is read), or an error.
+ */
+export function storageOf(data: unknown, dtype: DType, op: string, input: InputRef): TypedArray {
+  const kind = typedArrayKind(data);
+  const want = DTYPE_INFO[dtype].array;
+  if (kind === undefined || !kindsOf(dtype).includes(kind)) {
+    const extra = dtype === 'float16' || dtype === 'bfloat16'
+      ? ` (raw ${dtype} bits${dtype === 'float16' ? ', or a Float16Array' : ''}; encode${dtype === 'float16' ? 'Float16' : 'Bfloat16'}() converts numbers)`
+      : '';
+    throw new OnnxOpsError('INVALID_ARGUMENT', op, input,
+      `data for ${dtype} must be a ${want.name}${extra}, got ${kind ?? describe(data)}`);
+  }
+  try {
+    return standardView(data as ArrayBufferView, want);
+  } catch {
+    throw new OnnxOpsError('INVALID_ARGUMENT', op, input, 'the data\'s ArrayBuffer is detached');
+  }
+}
+
+/**
+ * A plain input's data, copied out of wasm memory when it is a view of this
+ * instance's heap (e.g. a tensor's .data): the call may grow the memory, which
+ * would detach it.
+ */
+function offHeap(data: TypedArray, owner: Heap | undefined): TypedArray {
+  return owner && data.buffer === owner.module.HEAPU8.buffer ? data.slice() : data;
 }
 
 /**
  * Validates one input of an op: a tensor-like of any accepted form. Reads
  * nothing but the fields; never modifies the caller's data.
  */
-export function checkInput(x: unknown, op: string, input: InputRef, owner: unknown): Checked {
+export function checkInput(x: unknown, op: string, input: InputRef, owner: Heap | undefined): Checked {
   if (x instanceof WasmTensor) {
     if (x.heap !== owner) {
       throw new OnnxOpsError('FOREIGN_TENSOR', op, input, 'the tensor belongs to another createOps() instance');
@@ -117,16 +130,12 @@ export function checkInput(x: unknown, op: string, input: InputRef, owner: unkno
     x.assertLive(op, input);
     return { dtype: x.dtype, shape: x.shape, size: x.size, wasm: x };
   }
-  if (ArrayBuffer.isView(x)) {
-    const dtype = dtypeOfArray(x);
+  if (typedArrayKind(x) !== undefined || ArrayBuffer.isView(x)) {
+    const dtype = dtypeOfArray(x as ArrayBufferView);
     if (dtype === undefined) {
-      throw new OnnxOpsError('INVALID_ARGUMENT', op, input,
-        `${x.constructor.name} is not a typed array of a supported dtype`);
+      throw new OnnxOpsError('INVALID_ARGUMENT', op, input, `${describe(x)} is not a typed array of a supported dtype`);
     }
-    const data = storageOf(x, dtype, op, input);
-    if (isDetached(data.buffer)) {
-      throw new OnnxOpsError('INVALID_ARGUMENT', op, input, 'the data\'s ArrayBuffer is detached');
-    }
+    const data = offHeap(storageOf(x, dtype, op, input), owner);
     checkFits(dtype, [data.length], data.length, op, input);
     return { dtype, shape: [data.length], size: data.length, data };
   }
@@ -142,10 +151,7 @@ export function checkInput(x: unknown, op: string, input: InputRef, owner: unkno
   }
   const dtype = toDType(ort ? t.type : t.dtype, op, input);
   const { shape, size } = checkShape(ort ? t.dims : t.shape, op, input);
-  const data = storageOf(t.data, dtype, op, input);
-  if (isDetached(data.buffer)) {
-    throw new OnnxOpsError('INVALID_ARGUMENT', op, input, 'the data\'s ArrayBuffer is detached');
-  }
+  const data = offHeap(storageOf(t.data, dtype, op, input), owner);
   if (data.length !== size) {
     throw new OnnxOpsError('DATA_LENGTH', op, input,
       `data has ${data.length} elements but shape ${showShape(shape)} needs ${size}`);
@@ -169,7 +175,8 @@ export function broadcastChecked(inputs: readonly { shape: readonly number[] }[]
   for (const c of inputs) same &&= sameShape(c.shape, first);
   if (same) return first;
   const shapes = inputs.map((c) => c.shape);
-  const rank = Math.max(0, ...shapes.map((s) => s.length));
+  let rank = 0;
+  for (const sh of shapes) rank = Math.max(rank, sh.length);
   const out: number[] = new Array<number>(rank).fill(1);
   const from: number[] = new Array<number>(rank).fill(-1); // which input set out[k]
   shapes.forEach((s, i) => {
@@ -201,12 +208,16 @@ export { DTYPES };
 /**
  * Checks a typed array given as `out` for plain inputs: the dtype's array
  * class, the result's length, and no partial overlap with an input (being
- * exactly an input of the output's shape, in place, is fine).
+ * exactly an input of the output's shape, in place, is fine). `staged`: the
+ * result must be computed aside and copied in (see below).
  */
 export function checkPlainOut(op: string, dtype: DType, shape: readonly number[], size: number, out: ArrayBufferView,
-  inputs: readonly Checked[]): TypedArray {
+  inputs: readonly Checked[], owner: Heap): { data: TypedArray; staged: boolean } {
   const data = storageOf(out, dtype, op, 'out');
-  if (isDetached(data.buffer)) throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out', 'the out array\'s ArrayBuffer is detached');
+  if (data.buffer === owner.module.HEAPU8.buffer) {
+    throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out',
+      'out is a view of wasm memory (a tensor\'s .data?): pass the tensor itself as out');
+  }
   if (data.length !== size) {
     throw new OnnxOpsError('OUT_MISMATCH', op, 'out',
       `out has ${data.length} elements but the result ${showShape(shape)} has ${size}`);
@@ -221,5 +232,10 @@ export function checkPlainOut(op: string, dtype: DType, shape: readonly number[]
     throw new OnnxOpsError('OVERLAP', op, i,
       'out overlaps this input\'s memory without being exactly it (results would overwrite values still to be read)');
   });
-  return data;
+  // Two SharedArrayBuffer objects may share memory (structuredClone, workers)
+  // without JavaScript being able to tell: then the result is computed aside
+  // and copied into out at the end.
+  const shared = (b: ArrayBufferLike) => Object.prototype.toString.call(b) === '[object SharedArrayBuffer]'; // any realm
+  const staged = shared(data.buffer) && inputs.some((c) => c.data && shared(c.data.buffer) && c.data.buffer !== data.buffer);
+  return { data, staged };
 }
