@@ -9,21 +9,24 @@
 //   heapInUse()                     -> bytes currently allocated by malloc
 //   simd()                          -> true when built with wasm SIMD128
 //
-// Each function is registered with Embind under the name above, and is also a
-// plain wasm export (`_onnx_ops_<name>`). The JS layer calls the plain exports
-// on its hot paths: with -sDYNAMIC_EXECUTION=0, which a page under a strict
-// Content-Security-Policy needs, Embind 3.1.6 cannot generate its fast invokers
-// and a call through it costs about 0.6 us instead of 0.05 us (measured here,
-// Node 20). Status values are onnx_ops::Status.
+// Each function is registered with Embind under the name above (the module's
+// Embind surface, for users of the raw module; -DONNX_OPS_EMBIND=OFF drops it)
+// and is also a plain wasm export (`_onnx_ops_<name>`), which the JS layer
+// calls on its hot paths: with -sDYNAMIC_EXECUTION=0, which a page under a
+// strict Content-Security-Policy needs, Embind 3.1.6 cannot generate its fast
+// invokers, and a call through it cost about 0.6 us instead of 0.05 us in an
+// isolated measurement here (Node 20). Status values are onnx_ops::Status.
 //
 // The general Max descriptor is a run of int32 words in the heap:
 //   dtype, n_inputs, out_address, out_rank, out_dims[out_rank],
 //   then for each input: address, rank, dims[rank]
 // The flat descriptor is, for each input: address, is_scalar (0 or 1).
 // Dims are element counts below 2^31 (the caller never sends empty outputs,
-// and a non-empty tensor's dims are bounded by the 4 GiB address space).
+// and no tensor in wasm memory, nor any chunk of the plain path, reaches 2 GiB).
 #include <emscripten.h>
+#ifdef ONNX_OPS_EMBIND
 #include <emscripten/bind.h>
+#endif
 #include <malloc.h>
 
 #include <cstdint>
@@ -122,6 +125,7 @@ EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_simd() {
 
 }  // extern "C"
 
+#ifdef ONNX_OPS_EMBIND
 EMSCRIPTEN_BINDINGS(onnx_ops) {
   emscripten::function("max", &onnx_ops_max);
   emscripten::function("maxFlat", &onnx_ops_max_flat);
@@ -131,3 +135,4 @@ EMSCRIPTEN_BINDINGS(onnx_ops) {
   emscripten::function("heapInUse", &onnx_ops_heap_in_use);
   emscripten::function("simd", &onnx_ops_simd);
 }
+#endif  // ONNX_OPS_EMBIND

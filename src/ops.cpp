@@ -1,5 +1,6 @@
 #include "ops.h"
 
+#include <cstring>
 #include <vector>
 
 #include "kernels.h"
@@ -7,16 +8,25 @@
 namespace onnx_ops {
 namespace {
 
-// out = max(a, b) over one run; each operand contiguous or one repeated value.
+// out = max(a, b) over one run; each operand contiguous or one repeated
+// value. Behind a plain function pointer (MaxRunFn) so that everything around
+// it (tiling, the odometer, descriptors) is compiled once, not once per dtype.
 template <class Tr>
-void max_run(size_t n, const typename Tr::T* a, bool a_scalar, const typename Tr::T* b, bool b_scalar,
-             typename Tr::T* out) {
+void max_run(size_t n, const void* a_v, bool a_scalar, const void* b_v, bool b_scalar, void* out_v) {
+  using T = typename Tr::T;
+  const T* a = static_cast<const T*>(a_v);
+  const T* b = static_cast<const T*>(b_v);
+  T* out = static_cast<T*>(out_v);
   if (a_scalar) {
     if (b_scalar) {  // one value for the whole run
-      const typename Tr::T v = Tr::max1(*a, *b);
-      copy_kernel<typename Tr::T, true>(n, &v, out);
+      const T v = Tr::max1(*a, *b);
+      copy_kernel<T, true>(n, &v, out);
+    } else if (Tr::isnan1(*a)) {  // a NaN first operand wins everywhere
+      copy_kernel<T, true>(n, a, out);
     } else {
-      max_kernel<Tr, true, false>(n, a, b, out);
+      // Otherwise max is symmetric bit for bit (only two NaNs tell the order
+      // apart), so the scalar may go second: one kernel variant fewer.
+      max_kernel<Tr, false, true>(n, b, a, out);
     }
   } else {
     if (b_scalar) max_kernel<Tr, false, true>(n, a, b, out);
@@ -24,79 +34,78 @@ void max_run(size_t n, const typename Tr::T* a, bool a_scalar, const typename Tr
   }
 }
 
-// One inner run of the output: all inputs, each at its own base pointer.
+using MaxRunFn = void (*)(size_t n, const void* a, bool a_scalar, const void* b, bool b_scalar, void* out);
+
+// Element size and run function of a dtype.
+struct MaxOps {
+  size_t esize;
+  MaxRunFn run;
+};
+
+// One inner run of the output: all inputs, each at its own base address.
 // With three or more inputs the run is cut into cache-sized tiles and folded
 // in a small accumulator, so memory is read once per input and written once,
 // instead of N-1 passes over the whole output. The fold is left to right,
 // so "the first NaN wins" holds across any number of inputs.
-template <class Tr>
-ONNX_OPS_KERNEL void max_inner(size_t len, int n, const typename Tr::T* const* base, const unsigned char* scalar, typename Tr::T* out) {
-  using T = typename Tr::T;
-  if (n == 1) {
-    if (scalar[0]) copy_kernel<T, true>(len, base[0], out);
-    else copy_kernel<T, false>(len, base[0], out);
+void max_inner(size_t len, int n, const void* const* base, const unsigned char* scalar, void* out_v, MaxOps ops) {
+  unsigned char* out = static_cast<unsigned char*>(out_v);
+  const size_t es = ops.esize;
+  if (n == 1) {  // Max of one input: a copy (or a fill)
+    if (!scalar[0]) {
+      if (out != base[0]) std::memmove(out, base[0], len * es);
+    } else {
+      for (size_t i = 0; i < len; ++i) std::memcpy(out + i * es, base[0], es);
+    }
     return;
   }
   if (n == 2) {
-    max_run<Tr>(len, base[0], scalar[0], base[1], scalar[1], out);
+    ops.run(len, base[0], scalar[0], base[1], scalar[1], out);
     return;
   }
-  constexpr size_t kTile = 8192 / sizeof(T);
-  alignas(16) T acc[kTile];
-  for (size_t start = 0; start < len; start += kTile) {
-    const size_t m = len - start < kTile ? len - start : kTile;
-    auto at = [&](int i) { return scalar[i] ? base[i] : base[i] + start; };
-    max_run<Tr>(m, at(0), scalar[0], at(1), scalar[1], acc);
-    for (int i = 2; i < n - 1; ++i) max_run<Tr>(m, acc, false, at(i), scalar[i], acc);
-    max_run<Tr>(m, acc, false, at(n - 1), scalar[n - 1], out + start);
+  constexpr size_t kTileBytes = 8192;
+  const size_t tile = kTileBytes / es;
+  alignas(16) unsigned char acc[kTileBytes];
+  for (size_t start = 0; start < len; start += tile) {
+    const size_t m = len - start < tile ? len - start : tile;
+    auto at = [&](int i) -> const void* {
+      return scalar[i] ? base[i] : static_cast<const unsigned char*>(base[i]) + start * es;
+    };
+    ops.run(m, at(0), scalar[0], at(1), scalar[1], acc);
+    for (int i = 2; i < n - 1; ++i) ops.run(m, acc, false, at(i), scalar[i], acc);
+    ops.run(m, acc, false, at(n - 1), scalar[n - 1], out + start * es);
   }
 }
 
-template <class Tr>
-ONNX_OPS_KERNEL void max_exec(const BroadcastPlan& plan, const void* const* inputs, void* out_v) {
-  using T = typename Tr::T;
+// Walks the plan's outer dims (an odometer), running `inner` on each inner run.
+void max_exec(const BroadcastPlan& plan, const void* const* inputs, void* out_v, MaxOps ops) {
+  const size_t esize = ops.esize;
   if (plan.total == 0) return;
   const int n = plan.n_inputs;
   const int outer_rank = plan.rank - 1;
   const size_t len = size_t(plan.inner());
-  std::vector<const T*> base(static_cast<size_t>(n));
+  std::vector<const void*> base(inputs, inputs + n);
   std::vector<unsigned char> scalar(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    base[size_t(i)] = static_cast<const T*>(inputs[i]);
-    scalar[size_t(i)] = plan.stride(i, plan.rank - 1) == 0;
-  }
-  T* out = static_cast<T*>(out_v);
+  for (int i = 0; i < n; ++i) scalar[size_t(i)] = plan.stride(i, plan.rank - 1) == 0;
+  auto move = [&](int i, int64_t elements) {
+    base[size_t(i)] = static_cast<const unsigned char*>(base[size_t(i)]) + elements * int64_t(esize);
+  };
+  unsigned char* out = static_cast<unsigned char*>(out_v);
   std::vector<int64_t> idx(static_cast<size_t>(outer_rank), 0);
   const int64_t outer = plan.total / int64_t(len);
   for (int64_t o = 0; o < outer; ++o) {
-    max_inner<Tr>(len, n, base.data(), scalar.data(), out);
-    out += len;
+    max_inner(len, n, base.data(), scalar.data(), out, ops);
+    out += len * esize;
     // Step the odometer over the outer dims, moving every input's base.
     for (int k = outer_rank - 1; k >= 0; --k) {
       ++idx[size_t(k)];
       if (idx[size_t(k)] < plan.dims[size_t(k)]) {
-        for (int i = 0; i < n; ++i) base[size_t(i)] += plan.stride(i, k);
+        for (int i = 0; i < n; ++i) move(i, plan.stride(i, k));
         break;
       }
-      for (int i = 0; i < n; ++i) base[size_t(i)] -= plan.stride(i, k) * (plan.dims[size_t(k)] - 1);
+      for (int i = 0; i < n; ++i) move(i, -plan.stride(i, k) * (plan.dims[size_t(k)] - 1));
       idx[size_t(k)] = 0;
     }
   }
-}
-
-template <class Tr>
-void max_flat_exec(int n, const void* const* inputs, const unsigned char* scalar, void* out, size_t count) {
-  using T = typename Tr::T;
-  constexpr int kStack = 16;
-  const T* stack_base[kStack];
-  std::vector<const T*> heap_base;
-  const T** base = stack_base;
-  if (n > kStack) {
-    heap_base.resize(static_cast<size_t>(n));
-    base = heap_base.data();
-  }
-  for (int i = 0; i < n; ++i) base[i] = static_cast<const T*>(inputs[i]);
-  max_inner<Tr>(count, n, base, scalar, static_cast<T*>(out));
 }
 
 template <class Tr>
@@ -132,18 +141,27 @@ static bool with_traits(int32_t dtype, bool signed_only, F&& f) {
   }
 }
 
+// The Max run function of a dtype (run = nullptr when it has none).
+static MaxOps max_ops_for(int32_t dtype) {
+  MaxOps ops{dtype_size(dtype), nullptr};
+  with_traits(dtype, false, [&](auto traits) { ops.run = &max_run<decltype(traits)>; });
+  return ops;
+}
+
 Status max_forward_planned(int32_t dtype, const BroadcastPlan& plan, const void* const* inputs, void* out) {
-  const bool ok = with_traits(dtype, false, [&](auto traits) { max_exec<decltype(traits)>(plan, inputs, out); });
-  return ok ? Status::Ok : Status::BadDtype;
+  const MaxOps ops = max_ops_for(dtype);
+  if (!ops.run) return Status::BadDtype;
+  max_exec(plan, inputs, out, ops);
+  return Status::Ok;
 }
 
 Status max_forward_flat(int32_t dtype, int n, const void* const* inputs, const unsigned char* scalar, void* out,
                         size_t count) {
   if (n < 1) return Status::BadArity;
-  const bool ok = with_traits(dtype, false, [&](auto traits) {
-    max_flat_exec<decltype(traits)>(n, inputs, scalar, out, count);
-  });
-  return ok ? Status::Ok : Status::BadDtype;
+  const MaxOps ops = max_ops_for(dtype);
+  if (!ops.run) return Status::BadDtype;
+  max_inner(count, n, inputs, scalar, out, ops);
+  return Status::Ok;
 }
 
 Status max_forward(int32_t dtype, int n, const void* const* inputs, const Shape* shapes, void* out,

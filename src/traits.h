@@ -4,6 +4,7 @@
 //   T                       the storage type (float16/bfloat16: raw uint16 bits)
 //   max1(a, b), relu1(x)    the scalar semantics (used for remainders, and the
 //                           reference the vector code must match bit for bit)
+//   isnan1(x)               whether x is a NaN (always false for integers)
 //   vmax(a, b), vrelu(x)    the same on a 128-bit vector of 16/sizeof(T) lanes
 //
 // Semantics (identical for both paths, documented in the README):
@@ -65,6 +66,7 @@ struct IeeeLanes<double> {
 template <class F, class Bits>
 struct IeeeTraits {
   using T = F;
+  static bool isnan1(T x) { return x != x; }
   static T max1(T a, T b) {
     if (a != a) return a;
     if (b != b) return b;
@@ -148,6 +150,7 @@ using Bfloat16Traits = Half16Traits<0x7f80>;
 template <class I>
 struct IntScalar {
   using T = I;
+  static bool isnan1(T) { return false; }
   static T max1(T a, T b) { return a > b ? a : b; }
   static T relu1(T x) { return x > T(0) ? x : T(0); }
 };
