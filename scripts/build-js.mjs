@@ -1,27 +1,104 @@
-// Compiles js/src to dist/cjs (CommonJS), dist/esm (ES modules) and
-// dist/types (declarations), and puts the matching wasm glue beside each.
+// Builds the package in dist/ from js/src and the wasm module in build/wasm:
+//
+//   dist/esm/index.js             the TypeScript API, one minified ES module (+ .map)
+//   dist/esm/wasm/onnx-ops-wasm.js  the Emscripten glue, minified, with the wasm embedded
+//                                 deflate-compressed (base64) and inflated at load time
+//                                 with DecompressionStream
+//   dist/cjs/...                  the same as CommonJS
+//   dist/types/                   declarations (tsc; also type-checks js/src)
+//   dist/onnx-ops-wasm.wasm       the raw wasm, for createOps({ wasmBinary }) (not loaded by default)
+//
+// The glue comes from build/wasm/module/{esm,cjs}/onnx-ops-wasm.js (-sSINGLE_FILE: the
+// wasm is a base64 data URI in it). Here the data URI is emptied and the wasm bytes are
+// passed in as Module.wasmBinary instead, which the glue uses without fetching anything
+// (no URL, no file next to the script: bundlers need no configuration).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deflateRawSync } from 'node:zlib';
+import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
+const tmp = join(root, 'build', 'js');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const project = join(root, 'js', 'tsconfig.build.json');
-const run = (...args) => execFileSync(process.execPath, [tsc, '-p', project, ...args], { stdio: 'inherit' });
+const DATA_URI = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/g;
 
 rmSync(dist, { recursive: true, force: true });
-run('--module', 'commonjs', '--moduleResolution', 'node', '--outDir', join(dist, 'cjs'));
-run('--module', 'es2020', '--moduleResolution', 'bundler', '--outDir', join(dist, 'esm'));
-run('--module', 'es2020', '--moduleResolution', 'bundler', '--declaration', '--emitDeclarationOnly',
-  '--outDir', join(dist, 'types'));
+rmSync(tmp, { recursive: true, force: true });
+mkdirSync(tmp, { recursive: true });
 
-for (const [kind, type] of [['cjs', 'commonjs'], ['esm', 'module']]) {
-  mkdirSync(join(dist, kind, 'wasm'), { recursive: true });
-  copyFileSync(join(root, 'build', 'wasm', 'module', kind, 'onnx-ops-wasm.js'), join(dist, kind, 'wasm', 'onnx-ops-wasm.js'));
-  writeFileSync(join(dist, kind, 'package.json'), JSON.stringify({ type }) + '\n');
-}
+// Declarations (and the type check of js/src).
+execFileSync(process.execPath, [tsc, '-p', project, '--module', 'es2020', '--moduleResolution', 'bundler',
+  '--declaration', '--emitDeclarationOnly', '--outDir', join(dist, 'types')], { stdio: 'inherit' });
 mkdirSync(join(dist, 'types', 'wasm'), { recursive: true });
 copyFileSync(join(root, 'js', 'src', 'wasm', 'onnx-ops-wasm.d.ts'), join(dist, 'types', 'wasm', 'onnx-ops-wasm.d.ts'));
-console.log('build-js: dist/cjs, dist/esm, dist/types');
+
+/** The glue of one build without its wasm, and the wasm bytes. */
+function splitGlue(kind) {
+  const glue = readFileSync(join(root, 'build', 'wasm', 'module', kind, 'onnx-ops-wasm.js'), 'utf8');
+  const found = [...glue.matchAll(DATA_URI)];
+  if (found.length !== 1) throw new Error(`build-js: expected one wasm data URI in the ${kind} glue, found ${found.length}`);
+  const wasm = Buffer.from(found[0][1], 'base64');
+  if (wasm.readUInt32LE(0) !== 0x6d736100) throw new Error(`build-js: the ${kind} data URI is not a wasm module`);
+  return { glue: glue.replace(DATA_URI, '"data:application/octet-stream;base64,"'), wasm };
+}
+
+const esmGlue = splitGlue('esm');
+const cjsGlue = splitGlue('cjs');
+if (!esmGlue.wasm.equals(cjsGlue.wasm)) throw new Error('build-js: the esm and cjs builds carry different wasm');
+const wasm = esmGlue.wasm;
+const wasmDeflated = deflateRawSync(wasm, { level: 9 });
+writeFileSync(join(dist, 'onnx-ops-wasm.wasm'), wasm);
+
+// What dist/*/wasm/onnx-ops-wasm.js exports: the glue's factory, given the wasm bytes.
+const loader = (glueImport) => `${glueImport}
+// The wasm module (${wasm.length} bytes), deflate-compressed (${wasmDeflated.length} bytes), base64.
+const WASM_DEFLATE_BASE64 = ${JSON.stringify(wasmDeflated.toString('base64'))};
+let bytes;
+
+/** The wasm bytes, inflated once per JavaScript realm. */
+function wasmBytes() {
+  if (!bytes) {
+    if (typeof DecompressionStream !== 'function') {
+      return Promise.reject(new Error('onnx-ops-wasm: this runtime has no DecompressionStream (Node >= 18, ' +
+        'Chrome 80, Firefox 113, Safari 16.4 have it); load dist/onnx-ops-wasm.wasm yourself and pass it as ' +
+        'createOps({ wasmBinary })'));
+    }
+    const deflated = Uint8Array.from(atob(WASM_DEFLATE_BASE64), (c) => c.charCodeAt(0));
+    const stream = new Blob([deflated]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+    bytes = new Response(stream).arrayBuffer().catch((e) => {
+      bytes = undefined;
+      throw e;
+    });
+  }
+  return bytes;
+}
+
+export default function createOnnxOpsModule(options = {}) {
+  if (options.wasmBinary) return glue(options);
+  return wasmBytes().then((wasmBinary) => glue({ ...options, wasmBinary }));
+}
+`;
+
+const banner = '/*! onnx-ops-wasm | MIT License | the wasm glue is generated by Emscripten (MIT) */';
+for (const [kind, format, type] of [['esm', 'esm', 'module'], ['cjs', 'cjs', 'commonjs']]) {
+  const { glue } = kind === 'esm' ? esmGlue : cjsGlue;
+  const glueFile = join(tmp, `glue-${kind}.${kind === 'esm' ? 'mjs' : 'cjs'}`);
+  const entry = join(tmp, `loader-${kind}.mjs`);
+  writeFileSync(glueFile, glue);
+  writeFileSync(entry, loader(`import glue from ${JSON.stringify('./' + glueFile.split('/').pop())};`));
+  const common = { bundle: true, format, target: 'es2020', platform: 'neutral', minify: true, legalComments: 'inline', logLevel: 'warning' };
+  await build({
+    ...common, entryPoints: [entry], outfile: join(dist, kind, 'wasm', 'onnx-ops-wasm.js'), banner: { js: banner },
+  });
+  await build({
+    ...common, entryPoints: [join(root, 'js', 'src', 'index.ts')], outfile: join(dist, kind, 'index.js'),
+    external: ['./wasm/onnx-ops-wasm.js'], sourcemap: 'linked', sourcesContent: true,
+    banner: { js: '/*! onnx-ops-wasm | MIT License */' },
+  });
+  writeFileSync(join(dist, kind, 'package.json'), JSON.stringify({ type }) + '\n');
+}
+console.log(`build-js: dist/esm, dist/cjs, dist/types; wasm ${wasm.length} bytes, embedded deflated ${wasmDeflated.length} bytes`);

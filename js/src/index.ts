@@ -48,3 +48,6 @@ export { type OpName, OP_VERSIONS, opVersion, supportedDtypes, firstVersionWith 
 export {
   type Tensor, type OrtTensorLike, type TensorLike, type PlainTensorLike, broadcastShapes, MAX_RANK,
 } from './validate.js';
+export {
+  toOrt, type OrtType, type OrtDataTypeMap, type OrtTensorData, type OrtTensorConstructor, type ToOrtOptions,
+} from './interop.js';

@@ -1,0 +1,82 @@
+// docs/API.md is hand-kept; this keeps it complete and current. It reads the
+// package's declarations (dist/types/index.d.ts) with the TypeScript compiler
+// and checks that
+//   - every export (value or type) has a `### `name`` heading in docs/API.md;
+//   - every public member of an exported class or interface (Ops.max,
+//     WasmTensor.dispose, OpOptions.opset, ...) is named in the code (`spans`
+//     or fenced blocks) of its export's section;
+//   - every `### ` heading names an export (nothing documented that is gone);
+//   - the runtime module exports exactly the value exports the types declare.
+//
+//   npm run build && node --test tests/package/api-docs.mjs   (tests/package/run.mjs runs it too)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TYPES = join(ROOT, 'dist', 'types', 'index.d.ts');
+const DOC = join(ROOT, 'docs', 'API.md');
+
+/** The package's exports: name -> { value, members } from the declarations. */
+function declaredExports() {
+  const program = ts.createProgram([TYPES], { strict: true, noEmit: true, skipLibCheck: true, types: [] });
+  const checker = program.getTypeChecker();
+  const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(TYPES));
+  const out = new Map();
+  for (const sym of checker.getExportsOfModule(moduleSymbol)) {
+    const target = sym.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(sym) : sym;
+    const value = (target.flags & ts.SymbolFlags.Value) !== 0;
+    const members = [];
+    if (target.flags & (ts.SymbolFlags.Class | ts.SymbolFlags.Interface)) {
+      for (const m of checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(target))) {
+        const decl = m.declarations?.[0];
+        if (!decl || !decl.getSourceFile().fileName.startsWith(join(ROOT, 'dist', 'types'))) continue; // inherited (Error)
+        if (ts.getCombinedModifierFlags(decl) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) continue;
+        members.push(m.name);
+      }
+    }
+    out.set(sym.name, { value, members });
+  }
+  return out;
+}
+
+/** docs/API.md's `### ` sections: first backticked identifier of the heading -> section text. */
+function docSections(text) {
+  const sections = new Map();
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^### .*?`([A-Za-z_$][\w$]*)/.exec(lines[i]);
+    if (!m) continue;
+    let end = i + 1;
+    while (end < lines.length && !/^#{1,3} /.test(lines[end])) end++;
+    sections.set(m[1], (sections.get(m[1]) ?? '') + lines.slice(i, end).join('\n'));
+  }
+  return sections;
+}
+
+test('docs/API.md documents every export of the package and every public member', async () => {
+  assert.ok(existsSync(TYPES), 'dist/types/index.d.ts is missing: run `npm run build` first');
+  const declared = declaredExports();
+  const sections = docSections(readFileSync(DOC, 'utf8'));
+  assert.ok(declared.size > 20, `only ${declared.size} exports found`);
+  const missing = [...declared.keys()].filter((name) => !sections.has(name));
+  assert.deepEqual(missing, [], 'exports without a "### `name`" section in docs/API.md');
+  const stale = [...sections.keys()].filter((name) => !declared.has(name));
+  assert.deepEqual(stale, [], 'docs/API.md sections for names the package does not export');
+  const undocumented = [];
+  for (const [name, { members }] of declared) {
+    // The code in the section: `spans` and fenced blocks.
+    const code = [...(sections.get(name) ?? '').matchAll(/```[^]*?```|`[^`\n]+`/g)].map((m) => m[0]).join('\n');
+    for (const m of members) {
+      if (!new RegExp(`(?<![\\w$])${m.replace(/\$/g, '\\$')}(?![\\w$])`).test(code)) undocumented.push(`${name}.${m}`);
+    }
+  }
+  assert.deepEqual(undocumented, [], 'members not named in their section of docs/API.md');
+
+  const runtime = Object.keys(await import(join(ROOT, 'dist', 'esm', 'index.js'))).sort();
+  const values = [...declared].filter(([, d]) => d.value).map(([n]) => n).sort();
+  assert.deepEqual(runtime, values, 'the module\'s exports and the declared value exports differ');
+});
