@@ -9,7 +9,7 @@ bash scripts/build-wasm.sh
 for variant in sanitize scalar; do
   dir=build/native-$variant
   if [ ! -f $dir/CMakeCache.txt ]; then
-    flags=(-DONNX_OPS_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+    flags=(-DONNX_OPS_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O1)
     [ $variant = scalar ] && flags+=(-DONNX_OPS_SCALAR=ON)
     cmake -S . -B $dir "${flags[@]}" >/dev/null
   fi

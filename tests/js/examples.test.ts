@@ -27,3 +27,22 @@ test('Node CommonJS example', () => {
   expect(out).toContain('Max float16 [ 1.5, 0, 65504 ]');
   expect(out).toContain("Relu int64 [ '0', '4611686018427387904' ]");
 });
+
+test('the shipped JavaScript never evaluates code (no eval, no Function constructor)', () => {
+  const { readdirSync, readFileSync, statSync } = require('node:fs') as typeof import('node:fs');
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const f of readdirSync(dir)) {
+      const p = join(dir, f);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (f.endsWith('.js')) files.push(p);
+    }
+  };
+  walk(join(root, 'dist'));
+  expect(files.length).toBeGreaterThanOrEqual(4);
+  for (const f of files) {
+    const text = readFileSync(f, 'utf8');
+    expect({ file: f, eval: /\beval\s*\(/.test(text), fn: /\bnew\s+Function\b|\bFunction\s*\(/.test(text) })
+      .toEqual({ file: f, eval: false, fn: false });
+  }
+});
