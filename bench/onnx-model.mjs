@@ -3,6 +3,7 @@
 // length-delimited fields, following onnx/onnx.proto field numbers.
 
 /** ONNX TensorProto.DataType numbers by our dtype names. */
+import { broadcastShapes } from './common.mjs';
 export const ONNX_ELEM_TYPE = {
   float32: 1, uint8: 2, int8: 3, uint16: 4, int16: 5, int32: 6, int64: 7,
   float16: 10, float64: 11, uint32: 12, uint64: 13, bfloat16: 16,
@@ -43,20 +44,6 @@ function valueInfo(name, elemType, shape) {
   return [fStr(1, name), fMsg(2, typeProto)];             // ValueInfoProto {name=1, type=2}
 }
 
-/** Broadcast output shape (numpy rules). */
-export function broadcastShape(shapes) {
-  const rank = Math.max(0, ...shapes.map((s) => s.length));
-  const out = new Array(rank).fill(1);
-  for (const s of shapes) {
-    for (let i = 0; i < s.length; i++) {
-      const o = rank - s.length + i;
-      if (s[i] === 1) continue;
-      if (out[o] !== 1 && out[o] !== s[i]) throw new Error(`shapes not broadcastable: ${JSON.stringify(shapes)}`);
-      out[o] = s[i];
-    }
-  }
-  return out;
-}
 
 /**
  * Build the bytes of an ONNX model with one node.
@@ -76,7 +63,7 @@ export function buildModel({ op, dtype, shapes, opset, irVersion = 8 }) {
   if (shapes.length < 1) throw new Error('need at least one input');
   opset ??= op === 'Max' ? 13 : 14;
   const inNames = shapes.map((_, i) => `x${i}`);
-  const outShape = broadcastShape(shapes);
+  const outShape = broadcastShapes(shapes);
 
   // NodeProto {input=1, output=2, name=3, op_type=4}
   const node = [...inNames.map((n) => fStr(1, n)), fStr(2, 'y'), fStr(3, `${op}_0`), fStr(4, op)];

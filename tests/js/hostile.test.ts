@@ -15,6 +15,7 @@
  * Run: npm run build:wasm && npx jest tests/js/hostile.test.ts
  */
 import * as vm from 'node:vm';
+import { rng } from './reference';
 import fc from 'fast-check';
 import {
   createOps, DTYPE_INFO, DTYPES, ERROR_CODES, OnnxOpsError, Ops, WasmTensor, broadcastShapes,
@@ -133,17 +134,6 @@ function count(shape: readonly number[]): number {
   return shape.reduce((p, d) => p * d, 1);
 }
 
-// mulberry32: a small seeded PRNG for data and the soak.
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // ---- reference semantics (README "Semantics"), on raw bytes -------------------
 
@@ -268,7 +258,7 @@ function writeBits(view: DataView, at: number, size: number, bits: bigint): void
 
 /** `n` elements of `dtype` as raw little-endian bytes: specials, small values (ties), random bits. */
 function makeBytes(dtype: DType, n: number, seed: number): Uint8Array {
-  const rnd = prng(seed);
+  const rnd = rng(seed);
   const size = DTYPE_INFO[dtype].bytes;
   const out = new Uint8Array(n * size);
   const view = new DataView(out.buffer);
@@ -1051,7 +1041,7 @@ describe('memory', () => {
   });
 
   test('soak: 20k mixed valid/invalid calls, heap bounded and back to baseline', () => {
-    const rnd = prng(SEED);
+    const rnd = rng(SEED);
     const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)];
     const base = ops.memoryStats();
     const pool: WasmTensor[] = [];
