@@ -62,7 +62,7 @@ ONNX_OPS_KERNEL void max_kernel(size_t n, const typename Tr::T* a, const typenam
       r1 = Tr::vmax_fast(va(i + kLanes), vb(i + kLanes), suspect);
       r2 = Tr::vmax_fast(va(i + 2 * kLanes), vb(i + 2 * kLanes), suspect);
       r3 = Tr::vmax_fast(va(i + 3 * kLanes), vb(i + 3 * kLanes), suspect);
-      if (wasm_v128_any_true(suspect)) {
+      if (Tr::suspicious(suspect)) {
         r0 = Tr::vmax(va(i), vb(i));
         r1 = Tr::vmax(va(i + kLanes), vb(i + kLanes));
         r2 = Tr::vmax(va(i + 2 * kLanes), vb(i + 2 * kLanes));

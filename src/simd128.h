@@ -121,6 +121,9 @@ ONNX_OPS_EMUL_MAX(wasm_i8x16_max, int8_t)
 ONNX_OPS_EMUL_MAX(wasm_u8x16_max, uint8_t)
 ONNX_OPS_EMUL_MAX(wasm_i16x8_max, int16_t)
 ONNX_OPS_EMUL_MAX(wasm_u16x8_max, uint16_t)
+inline v128_t wasm_u16x8_min(v128_t a, v128_t b) {
+  return onnx_ops_emul::map2<uint16_t>(a, b, [](uint16_t x, uint16_t y) { return x < y ? x : y; });
+}
 ONNX_OPS_EMUL_MAX(wasm_i32x4_max, int32_t)
 ONNX_OPS_EMUL_MAX(wasm_u32x4_max, uint32_t)
 #undef ONNX_OPS_EMUL_MAX
@@ -132,6 +135,7 @@ ONNX_OPS_EMUL_CMP(wasm_i64x2_gt, int64_t, >)
 ONNX_OPS_EMUL_CMP(wasm_i64x2_lt, int64_t, <)
 ONNX_OPS_EMUL_CMP(wasm_i32x4_lt, int32_t, <)
 ONNX_OPS_EMUL_CMP(wasm_i16x8_lt, int16_t, <)
+ONNX_OPS_EMUL_CMP(wasm_u16x8_gt, uint16_t, >)
 ONNX_OPS_EMUL_CMP(wasm_f32x4_eq, float, ==)
 ONNX_OPS_EMUL_CMP(wasm_f32x4_ne, float, !=)
 ONNX_OPS_EMUL_CMP(wasm_f32x4_lt, float, <)
@@ -164,6 +168,9 @@ inline bool wasm_v128_any_true(v128_t a) {
 // Arithmetic shifts right; the count is taken modulo the lane width (wasm spec).
 inline v128_t wasm_i16x8_shr(v128_t a, uint32_t n) {
   return onnx_ops_emul::map1<int16_t>(a, [n](int16_t x) { return static_cast<int16_t>(x >> (n & 15)); });
+}
+inline v128_t wasm_i16x8_shl(v128_t a, uint32_t n) {
+  return onnx_ops_emul::map1<uint16_t>(a, [n](uint16_t x) { return static_cast<uint16_t>(x << (n & 15)); });
 }
 inline v128_t wasm_i64x2_shr(v128_t a, uint32_t n) {
   return onnx_ops_emul::map1<int64_t>(a, [n](int64_t x) { return static_cast<int64_t>(x >> (n & 63)); });

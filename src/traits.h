@@ -97,6 +97,7 @@ struct IeeeTraits {
     suspect = wasm_v128_or(suspect, L::ne(s, s));
     return wasm_v128_and(L::pmax(a, b), L::pmax(b, a));
   }
+  static bool suspicious(v128_t suspect) { return wasm_v128_any_true(suspect); }
   // Read as integers, the values that become +0 (sign set and not NaN: -0
   // down to -inf) are exactly those at or below -inf's pattern; negative
   // NaNs lie above it.
@@ -135,6 +136,20 @@ struct Half16Traits {
     const v128_t take_b =
         wasm_v128_andnot(wasm_v128_or(wasm_i16x8_gt(vkey(b), vkey(a)), visnan(b)), visnan(a));
     return wasm_v128_bitselect(b, a, take_b);
+  }
+  // Fast path (see IeeeTraits): on NaN-free lanes of sign-magnitude numbers,
+  // the max is the unsigned max when both are non-negative, and otherwise the
+  // unsigned min (a non-negative operand is below any negative one as unsigned;
+  // of two negatives the smaller magnitude wins); +0 vs -0 gives +0. `suspect`
+  // keeps the largest 2|x| of the block: above 2 inf's pattern means a NaN.
+  static constexpr bool kFastMax = true;
+  static v128_t vmax_fast(v128_t a, v128_t b, v128_t& suspect) {
+    const v128_t negative = wasm_i16x8_shr(wasm_v128_or(a, b), 15);
+    suspect = wasm_u16x8_max(suspect, wasm_u16x8_max(wasm_i16x8_shl(a, 1), wasm_i16x8_shl(b, 1)));
+    return wasm_v128_bitselect(wasm_u16x8_min(a, b), wasm_u16x8_max(a, b), negative);
+  }
+  static bool suspicious(v128_t suspect) {
+    return wasm_v128_any_true(wasm_u16x8_gt(suspect, wasm_i16x8_splat(int16_t(uint16_t(kInfBits << 1)))));
   }
   static v128_t vrelu(v128_t x) {
     // +0 where x, read as int16, is at or below -inf's pattern (sign set, not NaN).
