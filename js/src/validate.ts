@@ -4,7 +4,7 @@
  * memory is touched.
  */
 import {
-  type DType, DTYPE_INFO, DTYPES, type TypedArray, dtypeOfArray, standardView, toDType, typedArrayKind,
+  type DType, DTYPE_INFO, type TypedArray, dtypeOfArray, standardView, toDType, typedArrayKind,
 } from './dtypes.js';
 import { type InputRef, OnnxOpsError, describe, showShape } from './errors.js';
 import { type Heap, MAX_WASM_BYTES, WasmTensor } from './memory.js';
@@ -203,7 +203,6 @@ export function sameShape(a: readonly number[], b: readonly number[]): boolean {
   return true;
 }
 
-export { DTYPES };
 
 /**
  * Checks a typed array given as `out` for plain inputs: the dtype's array
