@@ -153,9 +153,9 @@ export class Heap {
       this.descWords = size;
       this.descView = undefined;
     }
-    const buffer = this.module.HEAPU8.buffer;
-    if (!this.descView || this.descView.buffer !== buffer) {
-      this.descView = new Int32Array(buffer, this.descAddress, this.descWords);
+    // A view detached by memory growth has length 0: only then make a new one.
+    if (!this.descView || this.descView.length === 0) {
+      this.descView = new Int32Array(this.module.HEAPU8.buffer, this.descAddress, this.descWords);
     }
     return this.descView;
   }
