@@ -88,16 +88,17 @@ struct IeeeTraits {
   }
   // Fast path, for kernels that check a block at once: on lanes without NaN,
   // pmax(a, b) & pmax(b, a) is the max (equal values give a & b: +0 for -0
-  // vs +0). `suspect` collects lanes where a + b is NaN (a NaN operand, or
-  // inf against -inf); a block with any is recomputed with vmax, so the
-  // result of vmax_fast is only used for blocks without suspects.
+  // vs +0). `suspect` sums a + b over the block: NaN where an operand was NaN
+  // (or where infinities of both signs met); a block with any NaN lane is
+  // recomputed with vmax, so vmax_fast's result is used only for clean blocks.
   static constexpr bool kFastMax = true;
   static v128_t vmax_fast(v128_t a, v128_t b, v128_t& suspect) {
-    const v128_t s = L::add(a, b);
-    suspect = wasm_v128_or(suspect, L::ne(s, s));
+    // The block's running sum of a + b is NaN if any lane of a or b was
+    // (or, harmlessly, if infinities of both signs met).
+    suspect = L::add(suspect, L::add(a, b));
     return wasm_v128_and(L::pmax(a, b), L::pmax(b, a));
   }
-  static bool suspicious(v128_t suspect) { return wasm_v128_any_true(suspect); }
+  static bool suspicious(v128_t suspect) { return wasm_v128_any_true(L::ne(suspect, suspect)); }
   // Read as integers, the values that become +0 (sign set and not NaN: -0
   // down to -inf) are exactly those at or below -inf's pattern; negative
   // NaNs lie above it.
