@@ -8,8 +8,8 @@ import { Heap, WasmTensor } from './memory.js';
 import { type OpName, dtypesOfVersion, firstVersionWith, opVersion, supportedDtypes } from './opsets.js';
 import { type Kernel, SCRATCH_BYTES, runPlain } from './plain.js';
 import {
-  type Checked, type PlainTensorLike, type Tensor, type TensorLike, broadcastChecked, checkFits, checkInput, checkPlainOut,
-  checkShape, sameShape,
+  type Checked, type PlainTensorLike, type Tensor, type TensorLike, broadcastChecked, checkFits, checkInput, checkOwnTensor,
+  checkPlainOut, checkShape, sameShape,
 } from './validate.js';
 import type { OnnxOpsModule } from './wasm/onnx-ops-wasm.js';
 
@@ -201,10 +201,7 @@ export class Ops {
         throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out',
           `out must be a tensor from ops.tensor() or a typed array, got ${describe(out)}`);
       }
-      if (out.heap !== this.heap) {
-        throw new OnnxOpsError('FOREIGN_TENSOR', op, 'out', 'the tensor belongs to another createOps() instance');
-      }
-      out.assertLive(op, 'out');
+      checkOwnTensor(out, op, 'out', this.heap);
     }
     return { version, out };
   }

@@ -122,12 +122,17 @@ function offHeap(data: TypedArray, owner: Heap | undefined): TypedArray {
  * Validates one input of an op: a tensor-like of any accepted form. Reads
  * nothing but the fields; never modifies the caller's data.
  */
+/** Checks that a wasm tensor belongs to `owner` and is not disposed. */
+export function checkOwnTensor(x: WasmTensor, op: string, input: InputRef, owner: Heap | undefined): void {
+  if (x.heap !== owner) {
+    throw new OnnxOpsError('FOREIGN_TENSOR', op, input, 'the tensor belongs to another createOps() instance');
+  }
+  x.assertLive(op, input);
+}
+
 export function checkInput(x: unknown, op: string, input: InputRef, owner: Heap | undefined): Checked {
   if (x instanceof WasmTensor) {
-    if (x.heap !== owner) {
-      throw new OnnxOpsError('FOREIGN_TENSOR', op, input, 'the tensor belongs to another createOps() instance');
-    }
-    x.assertLive(op, input);
+    checkOwnTensor(x, op, input, owner);
     return { dtype: x.dtype, shape: x.shape, size: x.size, wasm: x };
   }
   if (typedArrayKind(x) !== undefined || ArrayBuffer.isView(x)) {
