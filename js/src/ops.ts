@@ -9,7 +9,7 @@ import { type OpName, dtypesOfVersion, firstVersionWith, opVersion, supportedDty
 import { type Kernel, SCRATCH_BYTES, runPlain } from './plain.js';
 import {
   type Checked, type PlainTensorLike, type Tensor, type TensorLike, broadcastChecked, checkFits, checkInput, checkOwnTensor,
-  checkPlainOut, checkShape, sameShape,
+  checkPlainOut, checkShape, elementCount, sameShape,
 } from './validate.js';
 import type { OnnxOpsModule } from './wasm/onnx-ops-wasm.js';
 
@@ -72,9 +72,7 @@ export class Ops {
     } else {
       shape = broadcastChecked(checked, op);
     }
-    let size = 1;
-    for (const d of shape) size *= d;
-    if (shape.includes(0)) size = 0; // Infinity * 0 would be NaN
+    const size = elementCount(shape);
     checkFits(dtype, shape, size, op);
     const group = Math.max(2, Math.floor(this.heap.scratchLimit / 64));
     if (checked.length > group && !(out instanceof WasmTensor) && checked.every((c) => !c.wasm)) {

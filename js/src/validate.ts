@@ -54,7 +54,6 @@ export function checkShape(shape: unknown, op: string, input?: InputRef): { shap
     throw new OnnxOpsError('INVALID_SHAPE', op, input, `rank ${shape.length} is above the limit of ${MAX_RANK}`);
   }
   const dims: number[] = [];
-  let size = 1;
   for (let k = 0; k < shape.length; k++) {
     const d: unknown = shape[k];
     if (typeof d !== 'number' || !Number.isSafeInteger(d) || d < 0) {
@@ -62,12 +61,19 @@ export function checkShape(shape: unknown, op: string, input?: InputRef): { shap
         `dim ${k} of the shape must be an integer from 0 to 2^53 - 1, got ${describe(d)}`);
     }
     dims.push(d === 0 ? 0 : d); // -0 becomes 0
-    size *= d;
   }
-  if (!Number.isSafeInteger(size) && !dims.includes(0)) {
+  const size = elementCount(dims);
+  if (!Number.isSafeInteger(size)) {
     throw new OnnxOpsError('TOO_LARGE', op, input, `shape ${showShape(dims)} has more elements than 2^53`);
   }
-  return { shape: dims, size: dims.includes(0) ? 0 : size };
+  return { shape: dims, size };
+}
+
+/** The product of the dims: 0 for any empty shape, even when the others overflow (Infinity * 0 is NaN). */
+export function elementCount(shape: readonly number[]): number {
+  let size = 1;
+  for (const d of shape) size *= d;
+  return shape.includes(0) ? 0 : size;
 }
 
 /** Fails with TOO_LARGE when `size` elements of `dtype` cannot fit a wasm memory. */
