@@ -56,23 +56,31 @@ EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_max(uint32_t desc_address) {
   void* out = at<void>(uint32_t(d[2]));
   const int out_rank = d[3];
   if (out_rank < 0 || out_rank > onnx_ops::kMaxRank) return int32_t(Status::BadShape);
-  std::vector<int64_t> dims(d + 4, d + 4 + out_rank);
+  // First pass: check the ranks and count the dims, for one allocation.
+  size_t total = size_t(out_rank);
   const int32_t* p = d + 4 + out_rank;
-  std::vector<const void*> data(static_cast<size_t>(n));
-  std::vector<int> ranks(static_cast<size_t>(n));
-  std::vector<size_t> starts(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
-    data[size_t(i)] = at<const void>(uint32_t(p[0]));
     const int rank = p[1];
     if (rank < 0 || rank > onnx_ops::kMaxRank) return int32_t(Status::BadShape);
-    ranks[size_t(i)] = rank;
-    starts[size_t(i)] = dims.size();
-    dims.insert(dims.end(), p + 2, p + 2 + rank);
+    total += size_t(rank);
     p += 2 + rank;
   }
+  std::vector<int64_t> dims(total);
   std::vector<Shape> shapes(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) shapes[size_t(i)] = Shape{dims.data() + starts[size_t(i)], ranks[size_t(i)]};
-  const Shape out_shape{dims.data(), out_rank};
+  std::vector<const void*> data(static_cast<size_t>(n));
+  int64_t* q = dims.data();
+  for (int k = 0; k < out_rank; ++k) q[k] = d[4 + k];
+  const Shape out_shape{q, out_rank};
+  q += out_rank;
+  p = d + 4 + out_rank;
+  for (int i = 0; i < n; ++i) {
+    const int rank = p[1];
+    data[size_t(i)] = at<const void>(uint32_t(p[0]));
+    for (int k = 0; k < rank; ++k) q[k] = p[2 + k];
+    shapes[size_t(i)] = Shape{q, rank};
+    q += rank;
+    p += 2 + rank;
+  }
   return int32_t(onnx_ops::max_forward(dtype, n, data.data(), shapes.data(), out, out_shape));
 }
 

@@ -36,17 +36,29 @@ void max_run(size_t n, const void* a_v, bool a_scalar, const void* b_v, bool b_s
 
 using MaxRunFn = void (*)(size_t n, const void* a, bool a_scalar, const void* b, bool b_scalar, void* out);
 
-// Element size and run function of a dtype.
+// out = max(a, b, c) over one run of three contiguous operands, in one pass.
+template <class Tr>
+void max3_run(size_t n, const void* a, const void* b, const void* c, void* out) {
+  using T = typename Tr::T;
+  max3_kernel<Tr>(n, static_cast<const T*>(a), static_cast<const T*>(b), static_cast<const T*>(c),
+                  static_cast<T*>(out));
+}
+using Max3RunFn = void (*)(size_t n, const void* a, const void* b, const void* c, void* out);
+
+// Element size and run functions of a dtype.
 struct MaxOps {
   size_t esize;
   MaxRunFn run;
+  Max3RunFn run3;
 };
 
 // One inner run of the output: all inputs, each at its own base address.
-// With three or more inputs the run is cut into cache-sized tiles and folded
-// in a small accumulator, so memory is read once per input and written once,
-// instead of N-1 passes over the whole output. The fold is left to right,
-// so "the first NaN wins" holds across any number of inputs.
+// Three contiguous inputs go through the fused three-input kernel. With more
+// (or with repeated single values among them) the run is cut into cache-sized
+// tiles, each folded in a small accumulator, three operands at a time where
+// they are contiguous, so memory is read once per input and written once,
+// instead of one pass over the whole output per input. The fold is left to
+// right, so "the first NaN wins" holds across any number of inputs.
 void max_inner(size_t len, int n, const void* const* base, const unsigned char* scalar, void* out_v, MaxOps ops) {
   unsigned char* out = static_cast<unsigned char*>(out_v);
   const size_t es = ops.esize;
@@ -62,6 +74,10 @@ void max_inner(size_t len, int n, const void* const* base, const unsigned char* 
     ops.run(len, base[0], scalar[0], base[1], scalar[1], out);
     return;
   }
+  if (n == 3 && ops.run3 && !scalar[0] && !scalar[1] && !scalar[2]) {
+    ops.run3(len, base[0], base[1], base[2], out);
+    return;
+  }
   constexpr size_t kTileBytes = 8192;
   const size_t tile = kTileBytes / es;
   alignas(16) unsigned char acc[kTileBytes];
@@ -70,9 +86,21 @@ void max_inner(size_t len, int n, const void* const* base, const unsigned char* 
     auto at = [&](int i) -> const void* {
       return scalar[i] ? base[i] : static_cast<const unsigned char*>(base[i]) + start * es;
     };
-    ops.run(m, at(0), scalar[0], at(1), scalar[1], acc);
-    for (int i = 2; i < n - 1; ++i) ops.run(m, acc, false, at(i), scalar[i], acc);
-    ops.run(m, acc, false, at(n - 1), scalar[n - 1], out + start * es);
+    // The first step folds inputs 0, 1 (and 2); each later step folds the
+    // accumulator with the next one or two inputs; the last writes to out.
+    const void* prev = nullptr;
+    int i = 0;
+    while (i < n) {
+      const void* x = prev ? prev : at(i++);
+      const bool x_scalar = prev ? false : scalar[i - 1];
+      const bool three = ops.run3 && i + 1 < n && !x_scalar && !scalar[i] && !scalar[i + 1];
+      const int next = three ? i + 2 : i + 1;
+      void* dst = next == n ? static_cast<void*>(out + start * es) : static_cast<void*>(acc);
+      if (three) ops.run3(m, x, at(i), at(i + 1), dst);
+      else ops.run(m, x, x_scalar, at(i), scalar[i], dst);
+      i = next;
+      prev = acc;
+    }
   }
 }
 
@@ -117,9 +145,9 @@ void relu_exec(const void* x, void* out, size_t count) {
 }  // namespace
 
 // Calls f(Traits{}) with the traits of `dtype`; false for a dtype with no
-// kernel (Relu has none for unsigned types: signed_only).
-template <class F>
-static bool with_traits(int32_t dtype, bool signed_only, F&& f) {
+// kernel. kSignedOnly: Relu, which has no unsigned dtypes (nor their code).
+template <bool kSignedOnly, class F>
+static bool with_traits(int32_t dtype, F&& f) {
   switch (static_cast<DType>(dtype)) {
     case DType::Float32: f(Float32Traits{}); return true;
     case DType::Float64: f(Float64Traits{}); return true;
@@ -131,20 +159,31 @@ static bool with_traits(int32_t dtype, bool signed_only, F&& f) {
     case DType::Int64: f(Int64Traits{}); return true;
     default: break;
   }
-  if (signed_only) return false;
-  switch (static_cast<DType>(dtype)) {
-    case DType::Uint8: f(Uint8Traits{}); return true;
-    case DType::Uint16: f(Uint16Traits{}); return true;
-    case DType::Uint32: f(Uint32Traits{}); return true;
-    case DType::Uint64: f(Uint64Traits{}); return true;
-    default: return false;
+  if constexpr (!kSignedOnly) {
+    switch (static_cast<DType>(dtype)) {
+      case DType::Uint8: f(Uint8Traits{}); return true;
+      case DType::Uint16: f(Uint16Traits{}); return true;
+      case DType::Uint32: f(Uint32Traits{}); return true;
+      case DType::Uint64: f(Uint64Traits{}); return true;
+      default: break;
+    }
   }
+  return false;
 }
 
 // The Max run function of a dtype (run = nullptr when it has none).
 static MaxOps max_ops_for(int32_t dtype) {
-  MaxOps ops{dtype_size(dtype), nullptr};
-  with_traits(dtype, false, [&](auto traits) { ops.run = &max_run<decltype(traits)>; });
+  MaxOps ops{dtype_size(dtype), nullptr, nullptr};
+  with_traits<false>(dtype, [&](auto traits) {
+    using Tr = decltype(traits);
+    ops.run = &max_run<Tr>;
+    // The fused kernel pays where the max itself is several instructions
+    // (the floats); an integer max is one, and the tiled fold costs the same
+    // memory traffic, so the integer dtypes do without (code size).
+#ifdef ONNX_OPS_VECTOR
+    if constexpr (has_fast_max<Tr>(0)) ops.run3 = &max3_run<Tr>;
+#endif
+  });
   return ops;
 }
 
@@ -176,7 +215,7 @@ Status max_forward(int32_t dtype, int n, const void* const* inputs, const Shape*
 }
 
 Status relu_forward(int32_t dtype, const void* x, void* out, size_t count) {
-  const bool ok = with_traits(dtype, true, [&](auto traits) { relu_exec<decltype(traits)>(x, out, count); });
+  const bool ok = with_traits<true>(dtype, [&](auto traits) { relu_exec<decltype(traits)>(x, out, count); });
   return ok ? Status::Ok : Status::BadDtype;
 }
 

@@ -47,6 +47,7 @@ struct IeeeLanes<float> {
   static v128_t ne(v128_t a, v128_t b) { return wasm_f32x4_ne(a, b); }
   static v128_t add(v128_t a, v128_t b) { return wasm_f32x4_add(a, b); }
   static v128_t pmax(v128_t a, v128_t b) { return wasm_f32x4_pmax(a, b); }
+  static v128_t is_neg_zero(v128_t x) { return wasm_i32x4_eq(x, wasm_i32x4_splat(INT32_MIN)); }
   // Lanes whose bits, read as a signed integer, are at or below -inf's pattern.
   static v128_t at_or_below_neg_inf(v128_t x) { return wasm_i32x4_lt(x, wasm_i32x4_splat(int32_t(0xff800000u) + 1)); }
 };
@@ -57,6 +58,7 @@ struct IeeeLanes<double> {
   static v128_t ne(v128_t a, v128_t b) { return wasm_f64x2_ne(a, b); }
   static v128_t add(v128_t a, v128_t b) { return wasm_f64x2_add(a, b); }
   static v128_t pmax(v128_t a, v128_t b) { return wasm_f64x2_pmax(a, b); }
+  static v128_t is_neg_zero(v128_t x) { return wasm_i64x2_eq(x, wasm_i64x2_splat(INT64_MIN)); }
   static v128_t at_or_below_neg_inf(v128_t x) {
     return wasm_i64x2_lt(x, wasm_i64x2_splat(int64_t(0xfff0000000000000ull) + 1));
   }
@@ -86,23 +88,35 @@ struct IeeeTraits {
     const v128_t r = wasm_v128_bitselect(b, a, take_b);
     return wasm_v128_andnot(r, wasm_v128_andnot(L::eq(a, b), b));
   }
-  // Fast path, for kernels that check a block at once: on lanes without NaN,
-  // pmax(a, b) & pmax(b, a) is the max (equal values give a & b: +0 for -0
-  // vs +0). `suspect` sums a + b over the block: NaN where an operand was NaN
-  // (or where infinities of both signs met); a block with any NaN lane is
-  // recomputed with vmax, so vmax_fast's result is used only for clean blocks.
+  // Fast path, for kernels that check a block of vectors at once. pmax(a, b)
+  // = (a < b ? b : a) is the max except where b is NaN (pmax keeps a) or
+  // where the result is -0 (-0 against +0 keeps -0; a -0 that is right is
+  // redone too, rarely worth a test of its own). A NaN a is already right:
+  // pmax returns it. `flag` is b plus a mask that is all-ones, a NaN pattern,
+  // on -0 results; the block's flags are summed (merge): the sum is NaN iff a
+  // lane needs the exact path (or, harmlessly, if infinities of both signs
+  // met). Such a block is recomputed with vmax, so the fast result is used
+  // only where it is exact.
   static constexpr bool kFastMax = true;
-  static v128_t vmax_fast(v128_t a, v128_t b, v128_t& suspect) {
-    // The block's running sum of a + b is NaN if any lane of a or b was
-    // (or, harmlessly, if infinities of both signs met).
-    suspect = L::add(suspect, L::add(a, b));
-    return wasm_v128_and(L::pmax(a, b), L::pmax(b, a));
+  static v128_t vmax_fast(v128_t a, v128_t b, v128_t& flag) {
+    const v128_t r = L::pmax(a, b);
+    flag = L::add(b, L::is_neg_zero(r));
+    return r;
   }
-  static bool suspicious(v128_t suspect) { return wasm_v128_any_true(L::ne(suspect, suspect)); }
+  // Three operands: pmax(pmax(a, b), c) returns the first maximal operand,
+  // which is exact unless b or c is NaN or the result is -0 (another maximal
+  // operand may be +0).
+  static v128_t vmax3_fast(v128_t a, v128_t b, v128_t c, v128_t& flag) {
+    const v128_t r = L::pmax(L::pmax(a, b), c);
+    flag = L::add(L::add(b, c), L::is_neg_zero(r));
+    return r;
+  }
+  static v128_t merge(v128_t f, v128_t g) { return L::add(f, g); }
+  static bool suspicious(v128_t flags) { return wasm_v128_any_true(L::ne(flags, flags)); }
   // Read as integers, the values that become +0 (sign set and not NaN: -0
   // down to -inf) are exactly those at or below -inf's pattern; negative
   // NaNs lie above it.
-  static v128_t vrelu(v128_t x) { return wasm_v128_andnot(x, L::at_or_below_neg_inf(x)); }
+  static v128_t vrelu(v128_t x) { return wasm_v128_andnot(x, simd_opaque(L::at_or_below_neg_inf(x))); }
 #endif
 };
 using Float32Traits = IeeeTraits<float, uint32_t>;
@@ -141,20 +155,29 @@ struct Half16Traits {
   // Fast path (see IeeeTraits): on NaN-free lanes of sign-magnitude numbers,
   // the max is the unsigned max when both are non-negative, and otherwise the
   // unsigned min (a non-negative operand is below any negative one as unsigned;
-  // of two negatives the smaller magnitude wins); +0 vs -0 gives +0. `suspect`
-  // keeps the largest 2|x| of the block: above 2 inf's pattern means a NaN.
+  // of two negatives the smaller magnitude wins); +0 vs -0 gives +0. `flag` is
+  // the larger 2|x| of the operands (merged by unsigned max): above 2 inf's
+  // pattern means a NaN.
   static constexpr bool kFastMax = true;
-  static v128_t vmax_fast(v128_t a, v128_t b, v128_t& suspect) {
+  static v128_t vmax_fast(v128_t a, v128_t b, v128_t& flag) {
     const v128_t negative = wasm_i16x8_shr(wasm_v128_or(a, b), 15);
-    suspect = wasm_u16x8_max(suspect, wasm_u16x8_max(wasm_i16x8_shl(a, 1), wasm_i16x8_shl(b, 1)));
+    flag = wasm_u16x8_max(wasm_i16x8_shl(a, 1), wasm_i16x8_shl(b, 1));
     return wasm_v128_bitselect(wasm_u16x8_min(a, b), wasm_u16x8_max(a, b), negative);
   }
-  static bool suspicious(v128_t suspect) {
-    return wasm_v128_any_true(wasm_u16x8_gt(suspect, wasm_i16x8_splat(int16_t(uint16_t(kInfBits << 1)))));
+  static v128_t vmax3_fast(v128_t a, v128_t b, v128_t c, v128_t& flag) {
+    v128_t f;
+    const v128_t r = vmax_fast(vmax_fast(a, b, f), c, flag);
+    flag = merge(flag, f);
+    return r;
+  }
+  static v128_t merge(v128_t f, v128_t g) { return wasm_u16x8_max(f, g); }
+  static bool suspicious(v128_t flags) {
+    return wasm_v128_any_true(wasm_u16x8_gt(flags, wasm_i16x8_splat(int16_t(uint16_t(kInfBits << 1)))));
   }
   static v128_t vrelu(v128_t x) {
     // +0 where x, read as int16, is at or below -inf's pattern (sign set, not NaN).
-    return wasm_v128_andnot(x, wasm_i16x8_lt(x, wasm_i16x8_splat(int16_t(int16_t(0x8000 | kInfBits) + 1))));
+    return wasm_v128_andnot(
+        x, simd_opaque(wasm_i16x8_lt(x, wasm_i16x8_splat(int16_t(int16_t(0x8000 | kInfBits) + 1)))));
   }
 #endif
 };
@@ -171,29 +194,33 @@ struct IntScalar {
   static T relu1(T x) { return x > T(0) ? x : T(0); }
 };
 
+// 8/16/32-bit integers have a one-instruction vector max, and no vrelu: their
+// Relu is max(x, 0), the Max kernel with a repeated zero (kReluIsMaxZero).
 #ifdef ONNX_OPS_VECTOR
-#define ONNX_OPS_INT_TRAITS(Name, I, vmax_fn, splat_fn)                                  \
-  struct Name : IntScalar<I> {                                                           \
-    static v128_t vmax(v128_t a, v128_t b) { return vmax_fn(a, b); }                     \
-    static v128_t vrelu(v128_t x) { return vmax_fn(x, splat_fn(0)); }                    \
+#define ONNX_OPS_INT_TRAITS(Name, I, vmax_fn)                                \
+  struct Name : IntScalar<I> {                                               \
+    static constexpr bool kReluIsMaxZero = true;                             \
+    static v128_t vmax(v128_t a, v128_t b) { return vmax_fn(a, b); }         \
   };
 #else
-#define ONNX_OPS_INT_TRAITS(Name, I, vmax_fn, splat_fn) \
-  struct Name : IntScalar<I> {};
+#define ONNX_OPS_INT_TRAITS(Name, I, vmax_fn) \
+  struct Name : IntScalar<I> {                \
+    static constexpr bool kReluIsMaxZero = true; \
+  };
 #endif
-ONNX_OPS_INT_TRAITS(Int8Traits, int8_t, wasm_i8x16_max, wasm_i8x16_splat)
-ONNX_OPS_INT_TRAITS(Uint8Traits, uint8_t, wasm_u8x16_max, wasm_i8x16_splat)
-ONNX_OPS_INT_TRAITS(Int16Traits, int16_t, wasm_i16x8_max, wasm_i16x8_splat)
-ONNX_OPS_INT_TRAITS(Uint16Traits, uint16_t, wasm_u16x8_max, wasm_i16x8_splat)
-ONNX_OPS_INT_TRAITS(Int32Traits, int32_t, wasm_i32x4_max, wasm_i32x4_splat)
-ONNX_OPS_INT_TRAITS(Uint32Traits, uint32_t, wasm_u32x4_max, wasm_i32x4_splat)
+ONNX_OPS_INT_TRAITS(Int8Traits, int8_t, wasm_i8x16_max)
+ONNX_OPS_INT_TRAITS(Uint8Traits, uint8_t, wasm_u8x16_max)
+ONNX_OPS_INT_TRAITS(Int16Traits, int16_t, wasm_i16x8_max)
+ONNX_OPS_INT_TRAITS(Uint16Traits, uint16_t, wasm_u16x8_max)
+ONNX_OPS_INT_TRAITS(Int32Traits, int32_t, wasm_i32x4_max)
+ONNX_OPS_INT_TRAITS(Uint32Traits, uint32_t, wasm_u32x4_max)
 #undef ONNX_OPS_INT_TRAITS
 
 struct Int64Traits : IntScalar<int64_t> {
 #ifdef ONNX_OPS_VECTOR
   static v128_t vmax(v128_t a, v128_t b) { return wasm_v128_bitselect(b, a, wasm_i64x2_gt(b, a)); }
   // x & ~(x >> 63): zero for negative x.
-  static v128_t vrelu(v128_t x) { return wasm_v128_andnot(x, wasm_i64x2_shr(x, 63)); }
+  static v128_t vrelu(v128_t x) { return wasm_v128_andnot(x, simd_opaque(wasm_i64x2_shr(x, 63))); }
 #endif
 };
 
@@ -204,7 +231,6 @@ struct Uint64Traits : IntScalar<uint64_t> {
     const v128_t flip = wasm_i64x2_splat(INT64_MIN);
     return wasm_v128_bitselect(b, a, wasm_i64x2_gt(wasm_v128_xor(b, flip), wasm_v128_xor(a, flip)));
   }
-  static v128_t vrelu(v128_t x) { return x; }
 #endif
 };
 

@@ -52,21 +52,31 @@ TEST_CASE_TEMPLATE("max kernel: every length and operand variant matches the ref
 }
 
 TEST_CASE_TEMPLATE("max kernel: every pair of special values, both orders, in every lane", Tr, ONNX_OPS_ALL_TRAITS) {
+  // The NaN-free pass keeps whole blocks on the fast path (see max3 below).
   using T = typename Tr::T;
-  const auto sp = test::specials<Tr>();
-  std::vector<T> a, b;
-  for (T x : sp)
-    for (T y : sp) {
-      a.push_back(x);
-      b.push_back(y);
+  for (bool with_nan : {true, false}) {
+    std::vector<T> sp;
+    for (T x : test::specials<Tr>())
+      if (with_nan || !Tr::isnan1(x)) sp.push_back(x);
+    std::vector<T> a, b;
+    for (T x : sp)
+      for (T y : sp) {
+        a.push_back(x);
+        b.push_back(y);
+      }
+    // Rotating the start puts each pair in every lane position.
+    for (size_t shift = 0; shift < 16; ++shift) {
+      std::vector<T> out(a.size() - shift);
+      max_kernel<Tr, false, false>(out.size(), a.data() + shift, b.data() + shift, out.data());
+      for (size_t i = 0; i < out.size(); ++i) {
+        INFO("with_nan=" << with_nan << " i=" << i + shift);
+        REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(a[i + shift], b[i + shift])));
+      }
     }
-  // Rotating the start puts each pair in every lane position.
-  for (size_t shift = 0; shift < 16; ++shift) {
-    std::vector<T> out(a.size() - shift);
-    max_kernel<Tr, false, false>(out.size(), a.data() + shift, b.data() + shift, out.data());
-    for (size_t i = 0; i < out.size(); ++i) {
-      INFO("i=" << i + shift);
-      REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(a[i + shift], b[i + shift])));
+    for (T y : sp) {  // a repeated second operand, through the vector loops
+      std::vector<T> out(a.size());
+      max_kernel<Tr, false, true>(a.size(), a.data(), &y, out.data());
+      for (size_t i = 0; i < a.size(); ++i) REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(a[i], y)));
     }
   }
 }
@@ -99,6 +109,76 @@ TEST_CASE("max kernel: float16 and bfloat16, every bit pattern against every spe
   };
   run(Float16Traits{});
   run(Bfloat16Traits{});
+}
+
+TEST_CASE_TEMPLATE("max3 kernel: every length, with guards, against max(max(a, b), c)", Tr, ONNX_OPS_ALL_TRAITS) {
+  using T = typename Tr::T;
+  std::mt19937_64 rng(3);
+  for (int round = 0; round < 20; ++round) {
+    for (size_t n = 0; n <= 67; ++n) {
+      const auto a = test::random_vector<Tr>(rng, n);
+      const auto b = test::random_vector<Tr>(rng, n);
+      const auto c = test::random_vector<Tr>(rng, n);
+      auto out = with_guards<Tr>(n, rng);
+      const auto before = out;
+      max3_kernel<Tr>(n, a.data(), b.data(), c.data(), out.data() + kGuard);
+      for (size_t i = 0; i < n; ++i) {
+        const T want = test::ref_max<Tr>(test::ref_max<Tr>(a[i], b[i]), c[i]);
+        INFO("n=" << n << " i=" << i);
+        REQUIRE(test::same_bits(out[kGuard + i], want));
+      }
+      for (size_t g = 0; g < kGuard; ++g) {
+        REQUIRE(test::same_bits(out[g], before[g]));
+        REQUIRE(test::same_bits(out[kGuard + n + g], before[kGuard + n + g]));
+      }
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("max3 kernel: every triple of special values, in every lane", Tr, ONNX_OPS_ALL_TRAITS) {
+  // Covers the fast path's blind spots: NaN in the 2nd or 3rd operand, and
+  // ties between -0 and +0 in any position (e.g. -0, +0, -0 must give +0).
+  // The NaN-free pass keeps whole blocks on the fast path, so its -0 and
+  // infinity handling is checked on its own.
+  using T = typename Tr::T;
+  for (bool with_nan : {true, false}) {
+    std::vector<T> sp;
+    for (T x : test::specials<Tr>())
+      if (with_nan || !Tr::isnan1(x)) sp.push_back(x);
+    std::vector<T> a, b, c;
+    for (T x : sp)
+      for (T y : sp)
+        for (T z : sp) {
+          a.push_back(x);
+          b.push_back(y);
+          c.push_back(z);
+        }
+    for (size_t shift = 0; shift < 16; ++shift) {
+      std::vector<T> out(a.size() - shift);
+      max3_kernel<Tr>(out.size(), a.data() + shift, b.data() + shift, c.data() + shift, out.data());
+      for (size_t i = 0; i < out.size(); ++i) {
+        const size_t j = i + shift;
+        INFO("with_nan=" << with_nan << " j=" << j);
+        REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(test::ref_max<Tr>(a[j], b[j]), c[j])));
+      }
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("max3 kernel: in place on any operand", Tr, ONNX_OPS_ALL_TRAITS) {
+  std::mt19937_64 rng(11);
+  for (size_t n = 0; n <= 67; ++n) {
+    const auto a0 = test::random_vector<Tr>(rng, n);
+    const auto b0 = test::random_vector<Tr>(rng, n);
+    const auto c0 = test::random_vector<Tr>(rng, n);
+    for (int which = 0; which < 3; ++which) {
+      auto a = a0, b = b0, c = c0;
+      auto* out = which == 0 ? a.data() : which == 1 ? b.data() : c.data();
+      max3_kernel<Tr>(n, a.data(), b.data(), c.data(), out);
+      for (size_t i = 0; i < n; ++i)
+        REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(test::ref_max<Tr>(a0[i], b0[i]), c0[i])));
+    }
+  }
 }
 
 TEST_CASE_TEMPLATE("relu kernel: every length, specials, in place", Tr, ONNX_OPS_SIGNED_TRAITS) {
