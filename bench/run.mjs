@@ -7,6 +7,7 @@
 // Options: --sizes=1e3,1e6  --workloads=relu,max2  --dtypes=float32,int8 (dtype sweep)
 //          --no-dtypes  --dtype-n=1e6  --peers=ort-web,tfjs-wasm,js  --lib=path/to/index.js
 //          --out=results/name (prefix, no extension)  --target-ms=150  --stock-malloc  --liftoff
+//          --no-kernels (skip the kernel yardsticks: build/wasm/bench/bench-kernels.cjs)
 // See README.md for what each column means.
 
 import fs from 'node:fs';
@@ -15,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import {
-  DTYPES, BYTES, sizeOf, randomData, compareOutputs,
+  DTYPES, BYTES, sizeOf, randomData, compareOutputs, refMax, refRelu,
 } from './common.mjs';
 import { createOrtPeer, createTfjsPeer, createJsPeer, createCopyLimit } from './peers.mjs';
 import { workloads, outShapeOf } from './check.mjs';
@@ -67,6 +68,7 @@ const SWEEP_DTYPES = opt('no-dtypes') ? [] : opt('dtypes') ? opt('dtypes').split
 const SWEEP_N = Math.round(Number(opt('dtype-n', QUICK ? 1e5 : 1e6)));
 const PEERS = opt('peers') ? opt('peers').split(',') : ['ort-web', 'tfjs-wasm', 'js'];
 const LIB = path.resolve(opt('lib', path.join(HERE, '..', 'dist', 'esm', 'index.js')));
+const KERNELS = opt('no-kernels') ? null : path.join(HERE, '..', 'build', 'wasm', 'bench', 'bench-kernels.cjs');
 const OUT = path.resolve(HERE, opt('out', QUICK ? 'results/quick' : 'results/latest'));
 const TIMING = QUICK
   ? { targetMs: 20, minBatchMs: 0.5, minSamples: 3, maxSamples: 25, warmupMs: 5, warmupMin: 1 }
@@ -272,6 +274,76 @@ async function runCase(ctx, wl, dtype, n, shapes) {
   };
 }
 
+// ---------------------------------------------------------------- kernel yardsticks
+// The library's kernels called directly (no API layer), beside yardsticks
+// compiled from the same loop bodies (bench/kernels.cpp): pmax (a Max without
+// NaN propagation or -0/+0 order), vcopy / vmax0 (loads and stores only), and
+// memory.copy for the same traffic. Ratios within one row share data and heap.
+const KERNEL_ROWS = [
+  { id: 'relu', label: 'Relu', inputs: 1, yardstick: 'vcopy', ours: 'relu' },
+  { id: 'max2', label: 'Max-2', inputs: 2, yardstick: 'pmax', ours: 'max' },
+  { id: 'max3', label: 'Max-3', inputs: 3, yardstick: 'pmax3', ours: 'max3' },
+];
+async function runKernels(copy) {
+  if (!KERNELS) return { skipped: 'disabled (--no-kernels)' };
+  if (!fs.existsSync(KERNELS)) return { skipped: `${path.relative(process.cwd(), KERNELS)} missing (npm run build)` };
+  const M = await require(KERNELS)();
+  const rows = [];
+  for (const t of ['f32', 'f64']) {
+    const dtype = t === 'f32' ? 'float32' : 'float64';
+    const bpe = BYTES[dtype];
+    for (const n of SIZES.filter((x) => x >= 1000)) {
+      const ptr = [0, 1, 2, 3].map(() => M._bench_alloc(n * bpe));
+      const data = [0, 1, 2].map((i) => randomData(dtype, n, 77 + i));
+      const view = (p) => new (dtype === 'float32' ? Float32Array : Float64Array)(M.HEAPU8.buffer, p, n);
+      data.forEach((d, i) => view(ptr[i]).set(d));
+      const inputs = data.map((d) => ({ shape: [n], data: d }));
+      const fns = {
+        relu: () => M[`_bench_relu_${t}`](n, ptr[0], ptr[3]),
+        vcopy: () => M[`_bench_vcopy_${t}`](n, ptr[0], ptr[3]),
+        max: () => M[`_bench_max_${t}`](n, ptr[0], ptr[1], ptr[3]),
+        pmax: () => M[`_bench_pmax_${t}`](n, ptr[0], ptr[1], ptr[3]),
+        max3: () => M[`_bench_max3_${t}`](n, ptr[0], ptr[1], ptr[2], ptr[3]),
+        pmax3: () => M[`_bench_pmax3_${t}`](n, ptr[0], ptr[1], ptr[2], ptr[3]),
+      };
+      // the library kernels must give the reference's bits on this data
+      const expect = { relu: refRelu(dtype, data[0]), max: refMax(dtype, inputs.slice(0, 2)).data, max3: refMax(dtype, inputs).data };
+      for (const [k, want] of Object.entries(expect)) {
+        fns[k]();
+        const c = compareOutputs(dtype, want, view(ptr[3]).slice(), 'bits');
+        if (c) throw new Error(`bench kernel ${k} ${dtype} n=${n} differs from the reference: ${JSON.stringify(c)}`);
+      }
+      for (const k of KERNEL_ROWS) {
+        const traffic = (k.inputs + 1) * n * bpe;
+        const r = { kernel: k.id, dtype, n, bytes: traffic };
+        r.copy = (await measure(copy.prepare(traffic / 2), false)).median_us;
+        r.ours = (await measure(fns[k.ours], false)).median_us;
+        r.yardstick = (await measure(fns[k.yardstick], false)).median_us;
+        rows.push(r);
+        console.log(`${k.label.padEnd(6)} ${dtype} ${fmtN(n).padStart(6)}: ours ${fmtUs(r.ours)} µs, ${k.yardstick} ${fmtUs(r.yardstick)} µs (ours/${k.yardstick} ${(r.ours / r.yardstick).toFixed(2)}), copy ${fmtUs(r.copy)} µs (ours ${(100 * r.copy / r.ours).toFixed(0)} % of copy)`);
+      }
+    }
+  }
+  return { rows };
+}
+
+function kernelMarkdown(k) {
+  const L = ['## Kernel yardsticks: NaN cost and the in-cache ceiling', ''];
+  if (!k || k.skipped) return [...L, `Skipped: ${k?.skipped ?? 'not run'}.`, ''];
+  L.push('The library\'s kernels called directly (no API layer) beside kernels built from the *same loop* with another body',
+    '(`bench/kernels.cpp`): **pmax** is Max without NaN propagation or -0/+0 order (wasm `f32x4.pmax`); **vcopy** is the Relu loop',
+    'with an identity body (128-bit loads and stores only). "of copy" = `memory.copy` time for the same bytes / kernel time.',
+    'NaN cost = ours / pmax − 1 (target: ≤ 5 %). Random data without NaN, as in the tables above.', '',
+    '| kernel | dtype | n | ours µs | yardstick | yardstick µs | ours / yardstick | ours of copy | yardstick of copy |',
+    '|---|---|---:|---:|---|---:|---:|---:|---:|');
+  for (const r of k.rows) {
+    const row = KERNEL_ROWS.find((x) => x.id === r.kernel);
+    L.push(`| ${row.label} | ${r.dtype} | ${fmtN(r.n)} | ${fmtUs(r.ours)} | ${row.yardstick} | ${fmtUs(r.yardstick)} | ${(r.ours / r.yardstick).toFixed(2)} | ${(100 * r.copy / r.ours).toFixed(0)} % | ${(100 * r.copy / r.yardstick).toFixed(0)} % |`);
+  }
+  L.push('');
+  return L;
+}
+
 // ---------------------------------------------------------------- console output
 function printHeader(title) {
   console.log(`\n== ${title}`);
@@ -358,6 +430,8 @@ function markdown(report) {
     }
     L.push('');
   }
+
+  L.push(...kernelMarkdown(report.kernels));
 
   const notes = new Map();
   for (const c of report.cases) for (const [id, x] of Object.entries(c.results)) {
@@ -515,11 +589,15 @@ async function main() {
     }
   }
 
+  console.log('\n== Kernel yardsticks (bench/kernels.cpp)');
+  const kernels = await runKernels(copy);
+  if (kernels.skipped) console.log(`skipped: ${kernels.skipped}`);
+
   meta.elapsed_s = +((now() - tStart) / 1000).toFixed(1);
   meta.loadavgEnd = os.loadavg().map((x) => +x.toFixed(2));
   meta.settings = { sizes: SIZES, sweepDtypes: SWEEP_DTYPES, sweepN: SWEEP_N, timing: TIMING, peers: PEERS };
   meta.columns = Object.fromEntries(COLUMNS.map((c) => [c.id, c.desc]));
-  const report = { meta, svgFile: `${OUT}.svg`, cases };
+  const report = { meta, svgFile: `${OUT}.svg`, cases, kernels };
   fs.mkdirSync(path.dirname(OUT), { recursive: true });
   const json = JSON.stringify({ ...report, svgFile: path.basename(report.svgFile) }, null, 1);
   fs.writeFileSync(`${OUT}.json`, json);
