@@ -35,7 +35,9 @@
 
 #include "../src/ops.h"
 #include "../src/simd128.h"
+#include "../src/small_buf.h"
 
+using onnx_ops::SmallBuf;
 using onnx_ops::Shape;
 using onnx_ops::Status;
 
@@ -65,9 +67,9 @@ EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_max(uint32_t desc_address) {
     total += size_t(rank);
     p += 2 + rank;
   }
-  std::vector<int64_t> dims(total);
-  std::vector<Shape> shapes(static_cast<size_t>(n));
-  std::vector<const void*> data(static_cast<size_t>(n));
+  SmallBuf<int64_t, 64> dims(total);
+  SmallBuf<Shape, 16> shapes(static_cast<size_t>(n));
+  SmallBuf<const void*, 16> data(static_cast<size_t>(n));
   int64_t* q = dims.data();
   for (int k = 0; k < out_rank; ++k) q[k] = d[4 + k];
   const Shape out_shape{q, out_rank};
@@ -87,25 +89,14 @@ EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_max(uint32_t desc_address) {
 EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_max_flat(int32_t dtype, int32_t n, uint32_t desc_address, uint32_t out,
                                                uint32_t count) {
   if (n < 1) return int32_t(Status::BadArity);
-  constexpr int kStack = 16;
-  const void* stack_data[kStack];
-  unsigned char stack_scalar[kStack];
-  std::vector<const void*> heap_data;
-  std::vector<unsigned char> heap_scalar;
-  const void** data = stack_data;
-  unsigned char* scalar = stack_scalar;
-  if (n > kStack) {
-    heap_data.resize(size_t(n));
-    heap_scalar.resize(size_t(n));
-    data = heap_data.data();
-    scalar = heap_scalar.data();
-  }
+  SmallBuf<const void*, 16> data(static_cast<size_t>(n));
+  SmallBuf<unsigned char, 16> scalar(static_cast<size_t>(n));
   const int32_t* d = at<const int32_t>(desc_address);
   for (int i = 0; i < n; ++i) {
     data[i] = at<const void>(uint32_t(d[2 * i]));
     scalar[i] = d[2 * i + 1] != 0;
   }
-  return int32_t(onnx_ops::max_forward_flat(dtype, n, data, scalar, at<void>(out), size_t(count)));
+  return int32_t(onnx_ops::max_forward_flat(dtype, n, data.data(), scalar.data(), at<void>(out), size_t(count)));
 }
 
 EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_relu(int32_t dtype, uint32_t x, uint32_t out, uint32_t count) {

@@ -1,5 +1,7 @@
 #include "broadcast.h"
 
+#include "small_buf.h"
+
 namespace onnx_ops {
 
 static bool valid_shape(const Shape& s) {
@@ -72,8 +74,12 @@ Status plan_broadcast(int n, const Shape* inputs, const Shape& out_shape, Broadc
     return Status::Ok;
   }
 
-  // Full strides of every input aligned to the output's dims (0 where broadcast).
-  std::vector<int64_t> full(size_t(n) * size_t(rank), 0);
+  // Scratch in one allocation (a call plans once; each allocation costs):
+  // full[i * rank + k], input i's stride along output dim k (0 where it
+  // broadcasts), then steps[i * rank + j], its stride along kept dim j.
+  SmallBuf<int64_t, 128> work(2 * size_t(n) * size_t(rank) + 1);
+  int64_t* full = work.data();
+  int64_t* steps = full + size_t(n) * size_t(rank);
   for (int i = 0; i < n; ++i) {
     const Shape& s = inputs[i];
     int64_t step = 1;
@@ -87,31 +93,31 @@ Status plan_broadcast(int n, const Shape* inputs, const Shape& out_shape, Broadc
 
   // Keep the output dims that are not 1, merging each into the previous kept
   // dim when every input steps through the pair as through one dim.
-  std::vector<int64_t> dims;
-  std::vector<std::vector<int64_t>> steps(static_cast<size_t>(n));
+  std::vector<int64_t>& dims = plan->dims;
+  dims.reserve(size_t(rank) + 1);
   for (int k = 0; k < rank; ++k) {
     const int64_t d = out_shape.dims[k];
     if (d == 1) continue;
-    bool merge = !dims.empty();
+    const size_t j = dims.size();
+    bool merge = j > 0;
     for (int i = 0; merge && i < n; ++i)
-      merge = steps[size_t(i)].back() == full[size_t(i) * rank + k] * d;
+      merge = steps[size_t(i) * rank + j - 1] == full[size_t(i) * rank + k] * d;
     if (merge) {
       dims.back() *= d;
-      for (int i = 0; i < n; ++i) steps[size_t(i)].back() = full[size_t(i) * rank + k];
+      for (int i = 0; i < n; ++i) steps[size_t(i) * rank + j - 1] = full[size_t(i) * rank + k];
     } else {
       dims.push_back(d);
-      for (int i = 0; i < n; ++i) steps[size_t(i)].push_back(full[size_t(i) * rank + k]);
+      for (int i = 0; i < n; ++i) steps[size_t(i) * rank + j] = full[size_t(i) * rank + k];
     }
   }
-  if (dims.empty()) {  // a scalar, or all dims 1
+  if (dims.empty()) {  // a scalar, or all dims 1: one run of one element, stride 0
     dims.push_back(1);
-    for (int i = 0; i < n; ++i) steps[size_t(i)].push_back(0);
+    for (int i = 0; i < n; ++i) steps[size_t(i) * rank] = 0;  // rank may be 0: work has one spare
   }
   plan->rank = int(dims.size());
-  plan->dims = dims;
-  plan->strides.reserve(size_t(n) * dims.size());
+  plan->strides.resize(size_t(n) * dims.size());
   for (int i = 0; i < n; ++i)
-    plan->strides.insert(plan->strides.end(), steps[size_t(i)].begin(), steps[size_t(i)].end());
+    for (size_t j = 0; j < dims.size(); ++j) plan->strides[size_t(i) * dims.size() + j] = steps[size_t(i) * rank + j];
   return Status::Ok;
 }
 

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "kernels.h"
+#include "small_buf.h"
 
 namespace onnx_ops {
 namespace {
@@ -111,14 +112,16 @@ void max_exec(const BroadcastPlan& plan, const void* const* inputs, void* out_v,
   const int n = plan.n_inputs;
   const int outer_rank = plan.rank - 1;
   const size_t len = size_t(plan.inner());
-  std::vector<const void*> base(inputs, inputs + n);
-  std::vector<unsigned char> scalar(static_cast<size_t>(n));
+  SmallBuf<const void*, 16> base(static_cast<size_t>(n));
+  SmallBuf<unsigned char, 16> scalar(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) base[size_t(i)] = inputs[i];
   for (int i = 0; i < n; ++i) scalar[size_t(i)] = plan.stride(i, plan.rank - 1) == 0;
   auto move = [&](int i, int64_t elements) {
     base[size_t(i)] = static_cast<const unsigned char*>(base[size_t(i)]) + elements * int64_t(esize);
   };
   unsigned char* out = static_cast<unsigned char*>(out_v);
-  std::vector<int64_t> idx(static_cast<size_t>(outer_rank), 0);
+  SmallBuf<int64_t, kMaxRank> idx(static_cast<size_t>(outer_rank));
+  for (int k = 0; k < outer_rank; ++k) idx[size_t(k)] = 0;
   const int64_t outer = plan.total / int64_t(len);
   for (int64_t o = 0; o < outer; ++o) {
     max_inner(len, n, base.data(), scalar.data(), out, ops);
