@@ -1,6 +1,7 @@
 #include "ops.h"
 
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "kernels.h"
@@ -8,6 +9,32 @@
 
 namespace onnx_ops {
 namespace {
+
+// out = max(x, s) for a repeated s that is not a NaN first operand (so the
+// order of the operands does not matter). A +0 makes it Relu; for the IEEE
+// types any other non-NaN s makes pmax exact (IeeeCleanBTraits), one vector
+// instruction instead of the checked fast path.
+template <class Tr>
+ONNX_OPS_KERNEL void max_with_value(size_t n, const typename Tr::T* x, const typename Tr::T* s, typename Tr::T* out) {
+  using T = typename Tr::T;
+  constexpr bool kIeee = std::is_same_v<Tr, Float32Traits> || std::is_same_v<Tr, Float64Traits>;
+  if constexpr (kIeee || std::is_same_v<Tr, Float16Traits> || std::is_same_v<Tr, Bfloat16Traits>) {
+    // The float types; +0 is all zero bits in each.
+    const T plus_zero{};
+    if (std::memcmp(s, &plus_zero, sizeof(T)) == 0) {
+      relu_kernel<Tr>(n, x, out);
+      return;
+    }
+  }
+  if constexpr (kIeee) {
+    using Clean = IeeeCleanBTraits<T, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>;
+    if (Clean::clean(*s)) {
+      max_kernel<Clean, false, true>(n, x, s, out);
+      return;
+    }
+  }
+  max_kernel<Tr, false, true>(n, x, s, out);
+}
 
 // out = max(a, b) over one run; each operand contiguous or one repeated
 // value. Behind a plain function pointer (MaxRunFn) so that everything around
@@ -27,10 +54,10 @@ void max_run(size_t n, const void* a_v, bool a_scalar, const void* b_v, bool b_s
     } else {
       // Otherwise max is symmetric bit for bit (only two NaNs tell the order
       // apart), so the scalar may go second: one kernel variant fewer.
-      max_kernel<Tr, false, true>(n, b, a, out);
+      max_with_value<Tr>(n, b, a, out);
     }
   } else {
-    if (b_scalar) max_kernel<Tr, false, true>(n, a, b, out);
+    if (b_scalar) max_with_value<Tr>(n, a, b, out);
     else max_kernel<Tr, false, false>(n, a, b, out);
   }
 }
@@ -47,10 +74,28 @@ void max3_run(size_t n, const void* a, const void* b, const void* c, void* out) 
 using Max3RunFn = void (*)(size_t n, const void* a, const void* b, const void* c, void* out);
 
 // Element size and run functions of a dtype.
+// For a row that every output row reuses (Max [R, C] with [C]): whether it
+// is clean (no NaN, no +0: IeeeCleanBTraits), and out = max(x, clean row),
+// where pmax alone is exact. Checked once per call, then each row is a
+// one-instruction-per-vector pass.
+template <class Tr>
+using CleanOf = IeeeCleanBTraits<typename Tr::T, std::conditional_t<sizeof(typename Tr::T) == 4, uint32_t, uint64_t>>;
+template <class Tr>
+bool clean_row(size_t n, const void* row) {
+  return CleanOf<Tr>::clean_all(n, static_cast<const typename Tr::T*>(row));
+}
+template <class Tr>
+void max_clean_row_run(size_t n, const void* x, const void* row, void* out) {
+  using T = typename Tr::T;
+  max_kernel<CleanOf<Tr>, false, false>(n, static_cast<const T*>(x), static_cast<const T*>(row), static_cast<T*>(out));
+}
+
 struct MaxOps {
   size_t esize;
   MaxRunFn run;
-  Max3RunFn run3;
+  Max3RunFn run3;                                                // null: no fused kernel
+  bool (*clean_row)(size_t n, const void* row);                 // null: no clean-row kernel
+  void (*run_clean_row)(size_t n, const void* x, const void* row, void* out);
 };
 
 // One inner run of the output: all inputs, each at its own base address.
@@ -123,8 +168,24 @@ void max_exec(const BroadcastPlan& plan, const void* const* inputs, void* out_v,
   SmallBuf<int64_t, kMaxRank> idx(static_cast<size_t>(outer_rank));
   for (int k = 0; k < outer_rank; ++k) idx[size_t(k)] = 0;
   const int64_t outer = plan.total / int64_t(len);
+  // Max of two where one input is a single row reused by every output row
+  // (contiguous inner run, stride 0 on every outer dim): if that row is clean,
+  // every row is max(other, row) by pmax, exact (the operands commute, as
+  // the row holds no NaN).
+  int row_input = -1;
+  if (n == 2 && ops.clean_row && outer > 1) {
+    for (int i = 1; i >= 0 && row_input < 0; --i) {
+      bool reused = !scalar[size_t(i)];
+      for (int k = 0; reused && k < outer_rank; ++k) reused = plan.stride(i, k) == 0;
+      if (reused && ops.clean_row(len, base[size_t(i)])) row_input = i;
+    }
+  }
   for (int64_t o = 0; o < outer; ++o) {
-    max_inner(len, n, base.data(), scalar.data(), out, ops);
+    if (row_input >= 0 && !scalar[size_t(1 - row_input)]) {
+      ops.run_clean_row(len, base[size_t(1 - row_input)], base[size_t(row_input)], out);
+    } else {
+      max_inner(len, n, base.data(), scalar.data(), out, ops);
+    }
     out += len * esize;
     // Step the odometer over the outer dims, moving every input's base.
     for (int k = outer_rank - 1; k >= 0; --k) {
@@ -176,7 +237,7 @@ static bool with_traits(int32_t dtype, F&& f) {
 
 // The Max run function of a dtype (run = nullptr when it has none).
 static MaxOps max_ops_for(int32_t dtype) {
-  MaxOps ops{dtype_size(dtype), nullptr, nullptr};
+  MaxOps ops{dtype_size(dtype), nullptr, nullptr, nullptr, nullptr};
   with_traits<false>(dtype, [&](auto traits) {
     using Tr = decltype(traits);
     ops.run = &max_run<Tr>;
@@ -186,6 +247,10 @@ static MaxOps max_ops_for(int32_t dtype) {
 #ifdef ONNX_OPS_VECTOR
     if constexpr (has_fast_max<Tr>(0)) ops.run3 = &max3_run<Tr>;
 #endif
+    if constexpr (std::is_same_v<Tr, Float32Traits> || std::is_same_v<Tr, Float64Traits>) {
+      ops.clean_row = &clean_row<Tr>;
+      ops.run_clean_row = &max_clean_row_run<Tr>;
+    }
   });
   return ops;
 }

@@ -4,7 +4,7 @@
 #pragma once
 
 #include <cstddef>
-#include <vector>
+#include <memory>
 
 namespace onnx_ops {
 
@@ -13,8 +13,8 @@ class SmallBuf {
  public:
   explicit SmallBuf(size_t n) : p_(small_) {
     if (n > N) {
-      big_.resize(n);
-      p_ = big_.data();
+      big_.reset(new T[n]());
+      p_ = big_.get();
     }
   }
   SmallBuf(const SmallBuf&) = delete;
@@ -24,7 +24,7 @@ class SmallBuf {
 
  private:
   T small_[N];
-  std::vector<T> big_;
+  std::unique_ptr<T[]> big_;
   T* p_;
 };
 

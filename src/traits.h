@@ -16,6 +16,8 @@
 //   * 64-bit integers compare exactly; uint64 compares unsigned.
 #pragma once
 
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -48,6 +50,7 @@ struct IeeeLanes<float> {
   static v128_t add(v128_t a, v128_t b) { return wasm_f32x4_add(a, b); }
   static v128_t pmax(v128_t a, v128_t b) { return wasm_f32x4_pmax(a, b); }
   static v128_t is_neg_zero(v128_t x) { return wasm_i32x4_eq(x, wasm_i32x4_splat(INT32_MIN)); }
+  static v128_t is_pos_zero(v128_t x) { return wasm_i32x4_eq(x, wasm_i32x4_splat(0)); }
   // Lanes whose bits, read as a signed integer, are at or below -inf's pattern.
   static v128_t at_or_below_neg_inf(v128_t x) { return wasm_i32x4_lt(x, wasm_i32x4_splat(int32_t(0xff800000u) + 1)); }
 };
@@ -59,6 +62,7 @@ struct IeeeLanes<double> {
   static v128_t add(v128_t a, v128_t b) { return wasm_f64x2_add(a, b); }
   static v128_t pmax(v128_t a, v128_t b) { return wasm_f64x2_pmax(a, b); }
   static v128_t is_neg_zero(v128_t x) { return wasm_i64x2_eq(x, wasm_i64x2_splat(INT64_MIN)); }
+  static v128_t is_pos_zero(v128_t x) { return wasm_i64x2_eq(x, wasm_i64x2_splat(0)); }
   static v128_t at_or_below_neg_inf(v128_t x) {
     return wasm_i64x2_lt(x, wasm_i64x2_splat(int64_t(0xfff0000000000000ull) + 1));
   }
@@ -121,6 +125,36 @@ struct IeeeTraits {
 };
 using Float32Traits = IeeeTraits<float, uint32_t>;
 using Float64Traits = IeeeTraits<double, uint64_t>;
+
+// max(a, b) where every b is known to be neither NaN nor +0 (a repeated
+// value, checked once): pmax(a, b) alone is then exact. A NaN a is returned
+// as is; -0 against +0 cannot occur with a = -0 first; any other tie has
+// equal bits (and +0 against -0 keeps the +0).
+template <class F, class Bits>
+struct IeeeCleanBTraits : IeeeTraits<F, Bits> {
+  static bool clean(F b) { return b == b && !(b == F(0) && !std::signbit(b)); }
+  // Whether every x[0..n) is clean: for a row that every output row reuses.
+  static bool clean_all(size_t n, const F* x) {
+    size_t i = 0;
+#ifdef ONNX_OPS_VECTOR
+    using L = IeeeLanes<F>;
+    constexpr size_t kLanes = 16 / sizeof(F);
+    v128_t bad = wasm_i32x4_splat(0);
+    for (; i + kLanes <= n; i += kLanes) {
+      const v128_t v = wasm_v128_load(x + i);
+      bad = wasm_v128_or(bad, wasm_v128_or(L::ne(v, v), L::is_pos_zero(v)));
+    }
+    if (wasm_v128_any_true(bad)) return false;
+#endif
+    for (; i < n; ++i)
+      if (!clean(x[i])) return false;
+    return true;
+  }
+#ifdef ONNX_OPS_VECTOR
+  static constexpr bool kFastMax = false;
+  static v128_t vmax(v128_t a, v128_t b) { return IeeeLanes<F>::pmax(a, b); }
+#endif
+};
 
 // ---- 16-bit floats as raw bits -------------------------------------------
 // For a non-NaN value u, key(u) = u ^ ((u >> 15) & 0x7fff) read as int16 orders
@@ -227,9 +261,12 @@ struct Int64Traits : IntScalar<int64_t> {
 struct Uint64Traits : IntScalar<uint64_t> {
 #ifdef ONNX_OPS_VECTOR
   static v128_t vmax(v128_t a, v128_t b) {
-    // Unsigned order = signed order after flipping the top bit.
+    // Unsigned order = signed order after flipping the top bit. (Opaque:
+    // LLVM would see an unsigned compare, which wasm lacks for i64x2, and
+    // split it into scalar compares lane by lane.)
     const v128_t flip = wasm_i64x2_splat(INT64_MIN);
-    return wasm_v128_bitselect(b, a, wasm_i64x2_gt(wasm_v128_xor(b, flip), wasm_v128_xor(a, flip)));
+    return wasm_v128_bitselect(
+        b, a, wasm_i64x2_gt(simd_opaque(wasm_v128_xor(b, flip)), simd_opaque(wasm_v128_xor(a, flip))));
   }
 #endif
 };

@@ -131,6 +131,65 @@ TEST_CASE("Max of many same-shape inputs folds left to right across tiles") {
   if (!std::isnan(data[0][5000])) CHECK(test::bit_cast<uint32_t>(out[5000]) == (0x7fc00000u | 1u));
 }
 
+TEST_CASE_TEMPLATE("Max with a reused row or a repeated value: the pmax shortcuts agree with the reference", Tr,
+                   ONNX_OPS_ALL_TRAITS) {
+  // [R, C] with [C] (either order) and [n] with [] (either order): the row /
+  // value is checked once and, for float32/float64 when it holds no NaN and
+  // no +0, pmax does the work; a +0 value makes it Relu. Rows with and without
+  // NaN/+0, other operands full of specials, in every lane position.
+  using T = typename Tr::T;
+  std::mt19937_64 rng(23);
+  std::vector<T> clean_values, sp = test::specials<Tr>();
+  for (T x : sp)
+    if (!Tr::isnan1(x) && !test::same_bits(x, T{})) clean_values.push_back(x);
+  for (int round = 0; round < 40; ++round) {
+    const int kind = round % 4;  // 0, 1: clean row; 2: one special, met by every special; 3: random
+    const int64_t R = kind == 2 ? int64_t(sp.size()) : 1 + int64_t(rng() % 5), C = 1 + int64_t(rng() % 70);
+    std::vector<T> row(static_cast<size_t>(C));
+    for (auto& x : row) x = clean_values[rng() % clean_values.size()];
+    if (kind == 1)
+      for (auto& x : row) x = test::random_vector<Tr>(rng, 1)[0];  // maybe unclean
+    if (kind == 3) row = test::random_vector<Tr>(rng, size_t(C));
+    auto full = test::random_vector<Tr>(rng, size_t(R * C));
+    if (kind == 2) {  // row[p] = a special (+0 among them), column p of full = every special
+      const size_t p = rng() % row.size();
+      row[p] = sp[size_t(round / 4) % sp.size()];
+      for (int64_t r = 0; r < R; ++r) full[size_t(r * C) + p] = sp[size_t(r)];
+    }
+    const Dims full_dims{R, C}, row_dims{C};
+    for (int row_first = 0; row_first < 2; ++row_first) {
+      std::vector<Dims> shapes = row_first ? std::vector<Dims>{row_dims, full_dims} : std::vector<Dims>{full_dims, row_dims};
+      std::vector<std::vector<T>> data = row_first ? std::vector<std::vector<T>>{row, full} : std::vector<std::vector<T>>{full, row};
+      std::vector<Shape> views{Shape{shapes[0].data(), int(shapes[0].size())}, Shape{shapes[1].data(), int(shapes[1].size())}};
+      const void* ptrs[2] = {data[0].data(), data[1].data()};
+      std::vector<T> out(size_t(R * C));
+      REQUIRE(max_forward(int32_t(test::dtype_of<Tr>()), 2, ptrs, views.data(), out.data(), Shape{full_dims.data(), 2}) ==
+              Status::Ok);
+      const auto want = naive_max<Tr>(shapes, data, full_dims);
+      for (size_t i = 0; i < want.size(); ++i) {
+        INFO("kind=" << kind << " row_first=" << row_first << " i=" << i);
+        REQUIRE(test::same_bits(out[i], want[i]));
+      }
+    }
+  }
+  for (T v : sp) {  // a repeated value: every special, both orders
+    const auto x = test::random_vector<Tr>(rng, 67);
+    const Dims n_dims{67}, scalar_dims{};
+    for (int value_first = 0; value_first < 2; ++value_first) {
+      const void* ptrs[2] = {value_first ? static_cast<const void*>(&v) : x.data(), value_first ? static_cast<const void*>(x.data()) : &v};
+      const Shape views[2] = {value_first ? Shape{scalar_dims.data(), 0} : Shape{n_dims.data(), 1},
+                              value_first ? Shape{n_dims.data(), 1} : Shape{scalar_dims.data(), 0}};
+      std::vector<T> out(67);
+      REQUIRE(max_forward(int32_t(test::dtype_of<Tr>()), 2, ptrs, views, out.data(), Shape{n_dims.data(), 1}) == Status::Ok);
+      for (size_t i = 0; i < 67; ++i) {
+        const T want = value_first ? test::ref_max<Tr>(v, x[i]) : test::ref_max<Tr>(x[i], v);
+        INFO("value_first=" << value_first << " i=" << i);
+        REQUIRE(test::same_bits(out[i], want));
+      }
+    }
+  }
+}
+
 TEST_CASE("Max errors: no inputs, unknown dtype, incompatible shapes, wrong output shape") {
   const Dims a{2, 3}, b{4}, o{2, 3};
   float x[6] = {}, y[4] = {}, out[6];
