@@ -32,10 +32,12 @@ export interface DTypeInfo {
   readonly bytes: number;
   /** The typed array that holds this dtype's data (raw bits for float16/bfloat16). */
   readonly array: TypedArrayConstructor;
+  /** Its name ("Float32Array"), read once: checked on every input. */
+  readonly arrayName: string;
 }
 
 const info = (name: DType, onnx: number, array: TypedArrayConstructor): DTypeInfo =>
-  ({ name, onnx, bytes: array.BYTES_PER_ELEMENT, array });
+  ({ name, onnx, bytes: array.BYTES_PER_ELEMENT, array, arrayName: array.name });
 
 export const DTYPE_INFO: Readonly<Record<DType, DTypeInfo>> = {
   float32: info('float32', 1, Float32Array),

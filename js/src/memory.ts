@@ -102,11 +102,11 @@ export class Heap {
   }
 
   /**
-   * The scratch block of the plain path, at least `bytes` large: `[address,
-   * capacity]`. Kept for later calls and grown on demand (the plain path asks
+   * The scratch block of the plain path, at least `bytes` large: its address
+   * (its capacity is scratchCapacity). Kept for later calls and grown on demand (the plain path asks
    * for at most scratchLimit); not counted as a live allocation.
    */
-  scratch(bytes: number, op: string): [number, number] {
+  scratch(bytes: number, op: string): number {
     if (bytes > this.scratchBytes) {
       const size = Math.min(this.scratchLimit, Math.max(4096, 2 ** Math.ceil(Math.log2(bytes))));
       const address = this.alloc(size, op);
@@ -115,7 +115,11 @@ export class Heap {
       this.scratchAddress = address;
       this.scratchBytes = size;
     }
-    return [this.scratchAddress, this.scratchBytes];
+    return this.scratchAddress;
+  }
+
+  get scratchCapacity(): number {
+    return this.scratchBytes;
   }
 
   /** Frees the kept descriptor and scratch blocks (made again when needed). */

@@ -29,7 +29,11 @@ export interface Part {
 }
 
 const align16 = (n: number): number => Math.ceil(n / 16) * 16; // no 32-bit bit ops: n may pass 2^31
-const product = (s: readonly number[]): number => s.reduce((a, b) => a * b, 1);
+const product = (s: readonly number[]): number => {
+  let n = 1;
+  for (const d of s) n *= d;
+  return n;
+};
 
 /**
  * Runs `kernel` on plain inputs into `out` (a typed array of the output's
@@ -40,26 +44,27 @@ export function runPlain(heap: Heap, kernel: Kernel, dtype: DType, op: string, i
   const bytes = DTYPE_INFO[dtype].bytes;
   const total = product(outShape);
   if (total === 0) return 0;
-  const scratch = heap.scratch(Math.min(heap.scratchLimit, needed(inputs, total, bytes)), op);
-  return step(heap, kernel, bytes, scratch, inputs, { data: out, offset: 0, shape: outShape, size: total });
+  const base = heap.scratch(Math.min(heap.scratchLimit, needed(inputs, total, bytes)), op);
+  return step(heap, kernel, bytes, base, heap.scratchCapacity, inputs, { data: out, offset: 0, shape: outShape, size: total });
 }
 
 function needed(inputs: readonly Part[], outSize: number, bytes: number): number {
-  return inputs.reduce((n, p) => n + align16(p.size * bytes), align16(outSize * bytes));
+  let n = align16(outSize * bytes);
+  for (const p of inputs) n += align16(p.size * bytes);
+  return n;
 }
 
-function step(heap: Heap, kernel: Kernel, bytes: number, scratch: [number, number], inputs: readonly Part[],
+function step(heap: Heap, kernel: Kernel, bytes: number, base: number, capacity: number, inputs: readonly Part[],
   out: Part): number {
-  const [base, capacity] = scratch;
   if (needed(inputs, out.size, bytes) <= capacity) {
     // Everything fits: copy in, run once, copy out.
     let at = base;
-    const addresses = inputs.map((p) => {
-      const a = at;
-      heap.write(a, p.data, p.offset, p.size);
+    const addresses: number[] = [];
+    for (const p of inputs) {
+      heap.write(at, p.data, p.offset, p.size);
+      addresses.push(at);
       at += align16(p.size * bytes);
-      return a;
-    });
+    }
     const status = kernel({ inputs, addresses, outShape: out.shape, outAddress: at, size: out.size });
     if (status === 0) heap.readInto(out.data, out.offset, at, out.size);
     return status;
@@ -87,7 +92,7 @@ function step(heap: Heap, kernel: Kernel, bytes: number, scratch: [number, numbe
       const parts = inputs.map((p, i) => (spans[i]
         ? { data: p.data, offset: p.offset + r0 * (p.size / d0), shape: [r, ...p.shape.slice(1)], size: r * (p.size / d0) }
         : p));
-      const status = step(heap, kernel, bytes, scratch, parts,
+      const status = step(heap, kernel, bytes, base, capacity, parts,
         { data: out.data, offset: out.offset + r0 * restSize, shape: [r, ...rest], size: r * restSize });
       if (status !== 0) return status;
     }
@@ -100,7 +105,7 @@ function step(heap: Heap, kernel: Kernel, bytes: number, scratch: [number, numbe
       if (spans[i]) return { data: p.data, offset: p.offset + r * (p.size / d0), shape: p.shape.slice(1), size: p.size / d0 };
       return p.shape.length === rank ? { ...p, shape: p.shape.slice(1) } : p; // drop its leading 1
     });
-    const status = step(heap, kernel, bytes, scratch, parts,
+    const status = step(heap, kernel, bytes, base, capacity, parts,
       { data: out.data, offset: out.offset + r * restSize, shape: rest, size: restSize });
     if (status !== 0) return status;
   }

@@ -85,12 +85,10 @@ export function checkFits(dtype: DType, shape: readonly number[], size: number, 
   }
 }
 
-/** The typed-array kinds that hold each dtype's data. */
-function kindsOf(dtype: DType): string[] {
-  const main = DTYPE_INFO[dtype].array.name;
-  if (dtype === 'uint8') return [main, 'Uint8ClampedArray'];
-  if (dtype === 'float16') return [main, 'Float16Array'];
-  return [main];
+/** Whether a typed array of this kind holds the dtype's data. */
+function holds(dtype: DType, kind: string): boolean {
+  return kind === DTYPE_INFO[dtype].arrayName ||
+    (dtype === 'uint8' && kind === 'Uint8ClampedArray') || (dtype === 'float16' && kind === 'Float16Array');
 }
 
 /**
@@ -101,7 +99,7 @@ function kindsOf(dtype: DType): string[] {
 export function storageOf(data: unknown, dtype: DType, op: string, input: InputRef): TypedArray {
   const kind = typedArrayKind(data);
   const want = DTYPE_INFO[dtype].array;
-  if (kind === undefined || !kindsOf(dtype).includes(kind)) {
+  if (kind === undefined || !holds(dtype, kind)) {
     const extra = dtype === 'float16' || dtype === 'bfloat16'
       ? ` (raw ${dtype} bits${dtype === 'float16' ? ', or a Float16Array' : ''}; encode${dtype === 'float16' ? 'Float16' : 'Bfloat16'}() converts numbers)`
       : '';
