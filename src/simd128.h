@@ -107,12 +107,9 @@ inline v128_t wasm_v128_bitselect(v128_t a, v128_t b, v128_t m) {
 
 #define ONNX_OPS_EMUL_SPLAT(name, L) \
   inline v128_t name(L x) { return onnx_ops_emul::splat<L>(x); }
-ONNX_OPS_EMUL_SPLAT(wasm_i8x16_splat, int8_t)
 ONNX_OPS_EMUL_SPLAT(wasm_i16x8_splat, int16_t)
 ONNX_OPS_EMUL_SPLAT(wasm_i32x4_splat, int32_t)
 ONNX_OPS_EMUL_SPLAT(wasm_i64x2_splat, int64_t)
-ONNX_OPS_EMUL_SPLAT(wasm_f32x4_splat, float)
-ONNX_OPS_EMUL_SPLAT(wasm_f64x2_splat, double)
 #undef ONNX_OPS_EMUL_SPLAT
 
 #define ONNX_OPS_EMUL_MAX(name, L) \
@@ -141,11 +138,9 @@ ONNX_OPS_EMUL_CMP(wasm_u16x8_gt, uint16_t, >)
 ONNX_OPS_EMUL_CMP(wasm_f32x4_eq, float, ==)
 ONNX_OPS_EMUL_CMP(wasm_f32x4_ne, float, !=)
 ONNX_OPS_EMUL_CMP(wasm_f32x4_lt, float, <)
-ONNX_OPS_EMUL_CMP(wasm_f32x4_gt, float, >)
 ONNX_OPS_EMUL_CMP(wasm_f64x2_eq, double, ==)
 ONNX_OPS_EMUL_CMP(wasm_f64x2_ne, double, !=)
 ONNX_OPS_EMUL_CMP(wasm_f64x2_lt, double, <)
-ONNX_OPS_EMUL_CMP(wasm_f64x2_gt, double, >)
 #undef ONNX_OPS_EMUL_CMP
 
 // pmax(a, b) = a < b ? b : a, lane by lane (the wasm "pseudo-maximum").
@@ -173,9 +168,6 @@ inline v128_t wasm_i16x8_shr(v128_t a, uint32_t n) {
 }
 inline v128_t wasm_i16x8_shl(v128_t a, uint32_t n) {
   return onnx_ops_emul::map1<uint16_t>(a, [n](uint16_t x) { return static_cast<uint16_t>(x << (n & 15)); });
-}
-inline v128_t wasm_i64x2_shr(v128_t a, uint32_t n) {
-  return onnx_ops_emul::map1<int64_t>(a, [n](int64_t x) { return static_cast<int64_t>(x >> (n & 63)); });
 }
 #endif
 

@@ -253,8 +253,12 @@ ONNX_OPS_INT_TRAITS(Uint32Traits, uint32_t, wasm_u32x4_max)
 struct Int64Traits : IntScalar<int64_t> {
 #ifdef ONNX_OPS_VECTOR
   static v128_t vmax(v128_t a, v128_t b) { return wasm_v128_bitselect(b, a, wasm_i64x2_gt(b, a)); }
-  // x & ~(x >> 63): zero for negative x.
-  static v128_t vrelu(v128_t x) { return wasm_v128_andnot(x, simd_opaque(wasm_i64x2_shr(x, 63))); }
+  // x & ~(0 > x): zero for negative x. The compare is one instruction (x64
+  // pcmpgtq); the equivalent x >> 63, which LLVM would turn it into, is not
+  // (no 64-bit arithmetic shift before AVX-512): the zero is kept opaque.
+  static v128_t vrelu(v128_t x) {
+    return wasm_v128_andnot(x, simd_opaque(wasm_i64x2_gt(simd_opaque(wasm_i64x2_splat(0)), x)));
+  }
 #endif
 };
 
