@@ -49,25 +49,99 @@ inline v128_t splat_value(T x) {
 // mode; index arithmetic costs several integer instructions per load.
 
 #ifdef ONNX_OPS_VECTOR
-// The exact path of one 4-vector block whose fast result was suspicious (a
-// NaN, a -0): out of line, so that the fast loop keeps nothing alive for it
-// (V8 would spill the loaded vectors to the stack otherwise).
-template <class Tr, bool kAScalar, bool kBScalar>
-ONNX_OPS_COLD void max_block_exact(const typename Tr::T* a, const typename Tr::T* b, typename Tr::T* out) {
-  constexpr size_t kLanes = 16 / sizeof(typename Tr::T);
-  for (size_t k = 0; k < 4 * kLanes; k += kLanes) {
-    const v128_t va = kAScalar ? splat_value(*a) : wasm_v128_load(a + k);
-    const v128_t vb = kBScalar ? splat_value(*b) : wasm_v128_load(b + k);
-    wasm_v128_store(out + k, Tr::vmax(va, vb));
+// Max of two operands (a or b may be one repeated value) or three contiguous
+// ones (kThree), for the dtypes with a fast path (Tr::kFastMax: the floats).
+// The fast results go straight to the output, chunk by chunk, while each
+// vector's flag is summed in four running sums (Tr::merge); at the end of a
+// chunk, one test: a suspicious chunk (a NaN, a -0, see the traits) is
+// recomputed exactly, out of line. No branch per block and no result held
+// back. When out is one of the inputs (in place), a chunk goes to a stack
+// buffer first and is copied out once it passed, so the exact path can still
+// read the inputs.
+template <class Tr, bool kThree, bool kAScalar, bool kBScalar>
+struct FastMax {
+  using T = typename Tr::T;
+  static constexpr size_t kLanes = 16 / sizeof(T);
+  static constexpr size_t kChunk = 64 * kLanes;  // 1 KiB
+  static constexpr size_t da = kAScalar ? 0 : 1, db = kBScalar ? 0 : 1;
+
+  // out[0..m) exactly; m is a multiple of kLanes.
+  ONNX_OPS_COLD static void exact(size_t m, const T* a, const T* b, const T* c, T* out) {
+    const v128_t sa = kAScalar ? splat_value(*a) : v128_t{};
+    const v128_t sb = kBScalar ? splat_value(*b) : v128_t{};
+    for (; m > 0; m -= kLanes, a += da * kLanes, b += db * kLanes, c += kThree ? kLanes : 0, out += kLanes) {
+      v128_t r = Tr::vmax(kAScalar ? sa : wasm_v128_load(a), kBScalar ? sb : wasm_v128_load(b));
+      if constexpr (kThree) r = Tr::vmax(r, wasm_v128_load(c));
+      wasm_v128_store(out, r);
+    }
   }
-}
-template <class Tr>
-ONNX_OPS_COLD void max3_block_exact(const typename Tr::T* a, const typename Tr::T* b, const typename Tr::T* c,
-                                    typename Tr::T* out) {
-  constexpr size_t kLanes = 16 / sizeof(typename Tr::T);
-  for (size_t k = 0; k < 4 * kLanes; k += kLanes)
-    wasm_v128_store(out + k, Tr::vmax(Tr::vmax(wasm_v128_load(a + k), wasm_v128_load(b + k)), wasm_v128_load(c + k)));
-}
+
+  static void run(size_t n, const T* a, const T* b, const T* c, T* out) {
+    const v128_t sa = kAScalar ? splat_value(*a) : v128_t{};
+    const v128_t sb = kBScalar ? splat_value(*b) : v128_t{};
+    auto fast = [&](const T* pa, const T* pb, const T* pc, size_t k, v128_t& f) {
+      const v128_t va = kAScalar ? sa : wasm_v128_load(pa + k * kLanes);
+      const v128_t vb = kBScalar ? sb : wasm_v128_load(pb + k * kLanes);
+      if constexpr (kThree) return Tr::vmax3_fast(va, vb, wasm_v128_load(pc + k * kLanes), f);
+      else return Tr::vmax_fast(va, vb, f);
+    };
+    const bool in_place = out == a || out == b || (kThree && out == c);
+    alignas(16) T buf[kChunk];
+    while (n >= kLanes) {
+      const size_t m = n < kChunk ? n / kLanes * kLanes : kChunk;
+      const T* pa = a;
+      const T* pb = b;
+      const T* pc = c;
+      T* po = in_place ? buf : out;
+      v128_t s0 = wasm_i32x4_splat(0), s1 = s0, s2 = s0, s3 = s0;
+      size_t left = m;
+      ONNX_OPS_VECTOR_LOOP
+      for (; left >= 4 * kLanes; left -= 4 * kLanes) {
+        v128_t f0, f1, f2, f3;
+        wasm_v128_store(po, fast(pa, pb, pc, 0, f0));
+        wasm_v128_store(po + kLanes, fast(pa, pb, pc, 1, f1));
+        wasm_v128_store(po + 2 * kLanes, fast(pa, pb, pc, 2, f2));
+        wasm_v128_store(po + 3 * kLanes, fast(pa, pb, pc, 3, f3));
+        if constexpr (kThree) {  // fewer live registers: V8 would spill
+          s0 = Tr::merge(s0, Tr::merge(f0, f1));
+          s1 = Tr::merge(s1, Tr::merge(f2, f3));
+        } else {
+          s0 = Tr::merge(s0, f0);
+          s1 = Tr::merge(s1, f1);
+          s2 = Tr::merge(s2, f2);
+          s3 = Tr::merge(s3, f3);
+        }
+        pa += da * 4 * kLanes;
+        pb += db * 4 * kLanes;
+        pc += kThree ? 4 * kLanes : 0;
+        po += 4 * kLanes;
+      }
+      ONNX_OPS_VECTOR_LOOP
+      for (; left > 0; left -= kLanes) {
+        v128_t f;
+        wasm_v128_store(po, fast(pa, pb, pc, 0, f));
+        s0 = Tr::merge(s0, f);
+        pa += da * kLanes;
+        pb += db * kLanes;
+        pc += kThree ? kLanes : 0;
+        po += kLanes;
+      }
+      if (Tr::suspicious(Tr::merge(Tr::merge(s0, s1), Tr::merge(s2, s3)))) exact(m, a, b, c, out);
+      else if (in_place) std::memcpy(out, buf, m * sizeof(T));
+      n -= m;
+      a += da * m;
+      b += db * m;
+      c += kThree ? m : 0;
+      out += m;
+    }
+    ONNX_OPS_SCALAR_LOOP
+    for (size_t i = 0; i < n; ++i) {
+      T r = Tr::max1(kAScalar ? *a : a[i], kBScalar ? *b : b[i]);
+      if constexpr (kThree) r = Tr::max1(r, c[i]);
+      out[i] = r;
+    }
+  }
+};
 #endif
 
 // out[i] = max(a[i], b[i]); a or b may be a repeated single value.
@@ -75,30 +149,21 @@ template <class Tr, bool kAScalar, bool kBScalar>
 ONNX_OPS_KERNEL void max_kernel(size_t n, const typename Tr::T* a, const typename Tr::T* b, typename Tr::T* out) {
   if (n == 0) return;
 #ifdef ONNX_OPS_VECTOR
-  using T = typename Tr::T;
-  constexpr size_t kLanes = 16 / sizeof(T);
-  constexpr size_t da = kAScalar ? 0 : 1, db = kBScalar ? 0 : 1;
-  const v128_t sa = kAScalar ? splat_value(*a) : v128_t{};
-  const v128_t sb = kBScalar ? splat_value(*b) : v128_t{};
-  auto va = [&](size_t k) { return kAScalar ? sa : wasm_v128_load(a + k * kLanes); };
-  auto vb = [&](size_t k) { return kBScalar ? sb : wasm_v128_load(b + k * kLanes); };
-  ONNX_OPS_VECTOR_LOOP
-  for (; n >= 4 * kLanes; n -= 4 * kLanes, a += da * 4 * kLanes, b += db * 4 * kLanes, out += 4 * kLanes) {
-    if constexpr (has_fast_max<Tr>(0)) {
-      v128_t f0, f1, f2, f3;
-      const v128_t r0 = Tr::vmax_fast(va(0), vb(0), f0);
-      const v128_t r1 = Tr::vmax_fast(va(1), vb(1), f1);
-      const v128_t r2 = Tr::vmax_fast(va(2), vb(2), f2);
-      const v128_t r3 = Tr::vmax_fast(va(3), vb(3), f3);
-      if (Tr::suspicious(Tr::merge(Tr::merge(f0, f1), Tr::merge(f2, f3)))) {
-        max_block_exact<Tr, kAScalar, kBScalar>(a, b, out);
-        continue;
-      }
-      wasm_v128_store(out, r0);
-      wasm_v128_store(out + kLanes, r1);
-      wasm_v128_store(out + 2 * kLanes, r2);
-      wasm_v128_store(out + 3 * kLanes, r3);
-    } else {
+  // The fast path pays for two streams; a repeated value that needs checks at
+  // all (NaN, +0 for the IEEE types: see max_with_value in ops.cpp) is rare.
+  if constexpr (has_fast_max<Tr>(0) && !kAScalar && !kBScalar) {
+    FastMax<Tr, false, false, false>::run(n, a, b, nullptr, out);
+    return;
+  } else {
+    using T = typename Tr::T;
+    constexpr size_t kLanes = 16 / sizeof(T);
+    constexpr size_t da = kAScalar ? 0 : 1, db = kBScalar ? 0 : 1;
+    const v128_t sa = kAScalar ? splat_value(*a) : v128_t{};
+    const v128_t sb = kBScalar ? splat_value(*b) : v128_t{};
+    auto va = [&](size_t k) { return kAScalar ? sa : wasm_v128_load(a + k * kLanes); };
+    auto vb = [&](size_t k) { return kBScalar ? sb : wasm_v128_load(b + k * kLanes); };
+    ONNX_OPS_VECTOR_LOOP
+    for (; n >= 4 * kLanes; n -= 4 * kLanes, a += da * 4 * kLanes, b += db * 4 * kLanes, out += 4 * kLanes) {
       const v128_t r0 = Tr::vmax(va(0), vb(0));
       const v128_t r1 = Tr::vmax(va(1), vb(1));
       const v128_t r2 = Tr::vmax(va(2), vb(2));
@@ -108,10 +173,10 @@ ONNX_OPS_KERNEL void max_kernel(size_t n, const typename Tr::T* a, const typenam
       wasm_v128_store(out + 2 * kLanes, r2);
       wasm_v128_store(out + 3 * kLanes, r3);
     }
+    ONNX_OPS_VECTOR_LOOP
+    for (; n >= kLanes; n -= kLanes, a += da * kLanes, b += db * kLanes, out += kLanes)
+      wasm_v128_store(out, Tr::vmax(va(0), vb(0)));
   }
-  ONNX_OPS_VECTOR_LOOP
-  for (; n >= kLanes; n -= kLanes, a += da * kLanes, b += db * kLanes, out += kLanes)
-    wasm_v128_store(out, Tr::vmax(va(0), vb(0)));
 #endif
   ONNX_OPS_SCALAR_LOOP
   for (size_t i = 0; i < n; ++i) out[i] = Tr::max1(kAScalar ? *a : a[i], kBScalar ? *b : b[i]);
@@ -124,43 +189,15 @@ template <class Tr>
 ONNX_OPS_KERNEL void max3_kernel(size_t n, const typename Tr::T* a, const typename Tr::T* b,
                                  const typename Tr::T* c, typename Tr::T* out) {
 #ifdef ONNX_OPS_VECTOR
-  using T = typename Tr::T;
-  constexpr size_t kLanes = 16 / sizeof(T);
-  auto exact = [&](size_t k) {
-    return Tr::vmax(Tr::vmax(wasm_v128_load(a + k * kLanes), wasm_v128_load(b + k * kLanes)),
-                    wasm_v128_load(c + k * kLanes));
-  };
-  ONNX_OPS_VECTOR_LOOP
-  for (; n >= 4 * kLanes; n -= 4 * kLanes, a += 4 * kLanes, b += 4 * kLanes, c += 4 * kLanes, out += 4 * kLanes) {
-    auto ld = [](const T* p) { return wasm_v128_load(p); };
-    if constexpr (has_fast_max<Tr>(0)) {
-      v128_t f0, f1, f2, f3;
-      const v128_t r0 = Tr::vmax3_fast(ld(a), ld(b), ld(c), f0);
-      const v128_t r1 = Tr::vmax3_fast(ld(a + kLanes), ld(b + kLanes), ld(c + kLanes), f1);
-      const v128_t r2 = Tr::vmax3_fast(ld(a + 2 * kLanes), ld(b + 2 * kLanes), ld(c + 2 * kLanes), f2);
-      const v128_t r3 = Tr::vmax3_fast(ld(a + 3 * kLanes), ld(b + 3 * kLanes), ld(c + 3 * kLanes), f3);
-      if (Tr::suspicious(Tr::merge(Tr::merge(f0, f1), Tr::merge(f2, f3)))) {
-        max3_block_exact<Tr>(a, b, c, out);
-        continue;
-      }
-      wasm_v128_store(out, r0);
-      wasm_v128_store(out + kLanes, r1);
-      wasm_v128_store(out + 2 * kLanes, r2);
-      wasm_v128_store(out + 3 * kLanes, r3);
-    } else {
-      const v128_t r0 = exact(0);
-      const v128_t r1 = exact(1);
-      const v128_t r2 = exact(2);
-      const v128_t r3 = exact(3);
-      wasm_v128_store(out, r0);
-      wasm_v128_store(out + kLanes, r1);
-      wasm_v128_store(out + 2 * kLanes, r2);
-      wasm_v128_store(out + 3 * kLanes, r3);
-    }
+  if constexpr (has_fast_max<Tr>(0)) {
+    FastMax<Tr, true, false, false>::run(n, a, b, c, out);
+    return;
+  } else {
+    constexpr size_t kLanes = 16 / sizeof(typename Tr::T);
+    ONNX_OPS_VECTOR_LOOP
+    for (; n >= kLanes; n -= kLanes, a += kLanes, b += kLanes, c += kLanes, out += kLanes)
+      wasm_v128_store(out, Tr::vmax(Tr::vmax(wasm_v128_load(a), wasm_v128_load(b)), wasm_v128_load(c)));
   }
-  ONNX_OPS_VECTOR_LOOP
-  for (; n >= kLanes; n -= kLanes, a += kLanes, b += kLanes, c += kLanes, out += kLanes)
-    wasm_v128_store(out, exact(0));
 #endif
   ONNX_OPS_SCALAR_LOOP
   for (size_t i = 0; i < n; ++i) out[i] = Tr::max1(Tr::max1(a[i], b[i]), c[i]);

@@ -241,13 +241,11 @@ static MaxOps max_ops_for(int32_t dtype) {
   with_traits<false>(dtype, [&](auto traits) {
     using Tr = decltype(traits);
     ops.run = &max_run<Tr>;
-    // The fused kernel pays where the max itself is several instructions
-    // (the floats); an integer max is one, and the tiled fold costs the same
-    // memory traffic, so the integer dtypes do without (code size).
-#ifdef ONNX_OPS_VECTOR
-    if constexpr (has_fast_max<Tr>(0)) ops.run3 = &max3_run<Tr>;
-#endif
+    // float32/float64 only, for code size (the package's budget): the fused
+    // three-input kernel (elsewhere the tiled fold moves the same bytes, with
+    // more instructions), and the clean-row shortcut.
     if constexpr (std::is_same_v<Tr, Float32Traits> || std::is_same_v<Tr, Float64Traits>) {
+      ops.run3 = &max3_run<Tr>;
       ops.clean_row = &clean_row<Tr>;
       ops.run_clean_row = &max_clean_row_run<Tr>;
     }

@@ -94,6 +94,46 @@ TEST_CASE_TEMPLATE("max kernel: in place on either operand", Tr, ONNX_OPS_ALL_TR
   }
 }
 
+TEST_CASE_TEMPLATE("max and max3 kernels: long runs, one special per run, in place or not", Tr, ONNX_OPS_ALL_TRAITS) {
+  // Several 1 KiB chunks of the fast path: a special value (NaN, -0, ...) in
+  // one position makes only its chunk take the exact path; in place, the
+  // other chunks are copied out of the stack buffer.
+  using T = typename Tr::T;
+  std::mt19937_64 rng(99);
+  const auto sp = test::specials<Tr>();
+  const size_t chunk = 1024 / sizeof(T);
+  for (size_t n : {3 * chunk + 13, 2 * chunk, chunk - 1}) {
+    for (int trial = 0; trial < 12; ++trial) {
+      std::vector<T> a0(n), b0(n), c0(n);
+      for (size_t i = 0; i < n; ++i) {  // special-free: every chunk clean but one
+        a0[i] = T(1 + i % 7);
+        b0[i] = T(2 + i % 5);
+        c0[i] = T(3 + i % 3);
+      }
+      const size_t at = rng() % n;
+      (trial % 3 == 0 ? a0 : trial % 3 == 1 ? b0 : c0)[at] = sp[rng() % sp.size()];
+      for (int where = 0; where < 4; ++where) {  // 0: separate output; 1..3: over a, b, c
+        auto a = a0, b = b0, c = c0;
+        std::vector<T> sep(n);
+        T* out = where == 0 ? sep.data() : where == 1 ? a.data() : where == 2 ? b.data() : c.data();
+        max3_kernel<Tr>(n, a.data(), b.data(), c.data(), out);
+        for (size_t i = 0; i < n; ++i) {
+          INFO("n=" << n << " where=" << where << " i=" << i << " special at " << at);
+          REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(test::ref_max<Tr>(a0[i], b0[i]), c0[i])));
+        }
+        if (where == 3) continue;
+        a = a0, b = b0;
+        out = where == 0 ? sep.data() : where == 1 ? a.data() : b.data();
+        max_kernel<Tr, false, false>(n, a.data(), b.data(), out);
+        for (size_t i = 0; i < n; ++i) {
+          INFO("max2 n=" << n << " where=" << where << " i=" << i << " special at " << at);
+          REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(a0[i], b0[i])));
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("max kernel: float16 and bfloat16, every bit pattern against every special value") {
   auto run = [](auto traits) {
     using Tr = decltype(traits);
