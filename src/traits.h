@@ -194,9 +194,11 @@ struct Half16Traits {
   // pattern means a NaN.
   static constexpr bool kFastMax = true;
   static v128_t vmax_fast(v128_t a, v128_t b, v128_t& flag) {
+    // min_u(a, b) = ~max_u(~a, ~b): flipping every bit of both lanes where
+    // either is negative, and back, turns the unsigned max into that min.
     const v128_t negative = wasm_i16x8_shr(wasm_v128_or(a, b), 15);
     flag = wasm_u16x8_max(wasm_i16x8_shl(a, 1), wasm_i16x8_shl(b, 1));
-    return wasm_v128_bitselect(wasm_u16x8_min(a, b), wasm_u16x8_max(a, b), negative);
+    return wasm_v128_xor(wasm_u16x8_max(wasm_v128_xor(a, negative), wasm_v128_xor(b, negative)), negative);
   }
   static v128_t vmax3_fast(v128_t a, v128_t b, v128_t c, v128_t& flag) {
     v128_t f;

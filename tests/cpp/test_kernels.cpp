@@ -145,6 +145,12 @@ TEST_CASE("max kernel: float16 and bfloat16, every bit pattern against every spe
       for (size_t i = 0; i < all.size(); ++i) REQUIRE(out[i] == test::ref_max<Tr>(all[i], s));
       max_kernel<Tr, true, false>(all.size(), &s, all.data(), out.data());
       for (size_t i = 0; i < all.size(); ++i) REQUIRE(out[i] == test::ref_max<Tr>(s, all[i]));
+      // the same through the two-stream fast path
+      const std::vector<uint16_t> ss(all.size(), s);
+      max_kernel<Tr, false, false>(all.size(), all.data(), ss.data(), out.data());
+      for (size_t i = 0; i < all.size(); ++i) REQUIRE(out[i] == test::ref_max<Tr>(all[i], s));
+      max_kernel<Tr, false, false>(all.size(), ss.data(), all.data(), out.data());
+      for (size_t i = 0; i < all.size(); ++i) REQUIRE(out[i] == test::ref_max<Tr>(s, all[i]));
     }
   };
   run(Float16Traits{});
