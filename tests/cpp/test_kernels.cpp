@@ -39,6 +39,15 @@ void check_max_variant(std::mt19937_64& rng) {
   }
 }
 
+// The special values of a dtype, with or without its NaNs.
+template <class Tr>
+std::vector<typename Tr::T> specials(bool with_nan) {
+  std::vector<typename Tr::T> sp;
+  for (auto x : test::specials<Tr>())
+    if (with_nan || !Tr::isnan1(x)) sp.push_back(x);
+  return sp;
+}
+
 }  // namespace
 
 TEST_CASE_TEMPLATE("max kernel: every length and operand variant matches the reference", Tr, ONNX_OPS_ALL_TRAITS) {
@@ -55,9 +64,7 @@ TEST_CASE_TEMPLATE("max kernel: every pair of special values, both orders, in ev
   // The NaN-free pass keeps whole blocks on the fast path (see max3 below).
   using T = typename Tr::T;
   for (bool with_nan : {true, false}) {
-    std::vector<T> sp;
-    for (T x : test::specials<Tr>())
-      if (with_nan || !Tr::isnan1(x)) sp.push_back(x);
+    const std::vector<T> sp = specials<Tr>(with_nan);
     std::vector<T> a, b;
     for (T x : sp)
       for (T y : sp) {
@@ -188,9 +195,7 @@ TEST_CASE_TEMPLATE("max3 kernel: every triple of special values, in every lane",
   // infinity handling is checked on its own.
   using T = typename Tr::T;
   for (bool with_nan : {true, false}) {
-    std::vector<T> sp;
-    for (T x : test::specials<Tr>())
-      if (with_nan || !Tr::isnan1(x)) sp.push_back(x);
+    const std::vector<T> sp = specials<Tr>(with_nan);
     std::vector<T> a, b, c;
     for (T x : sp)
       for (T y : sp)
