@@ -72,8 +72,11 @@ export function checkShape(shape: unknown, op: string, input?: InputRef): { shap
 /** The product of the dims: 0 for any empty shape, even when the others overflow (Infinity * 0 is NaN). */
 export function elementCount(shape: readonly number[]): number {
   let size = 1;
-  for (const d of shape) size *= d;
-  return shape.includes(0) ? 0 : size;
+  for (const d of shape) {
+    if (d === 0) return 0; // empty, whatever the other dims are
+    size *= d;
+  }
+  return size;
 }
 
 /** Fails with TOO_LARGE when `size` elements of `dtype` cannot fit a wasm memory. */
