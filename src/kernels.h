@@ -21,11 +21,16 @@ namespace onnx_ops {
 #define ONNX_OPS_COLD __attribute__((noinline, cold))
 #define ONNX_OPS_SCALAR_LOOP _Pragma("clang loop vectorize(disable) unroll(disable)")
 #define ONNX_OPS_VECTOR_LOOP _Pragma("clang loop unroll(disable)")
+// Relu's main loop: two 4-vector blocks per iteration (the loop's own integer
+// instructions, V8's interrupt check among them, cost about as much as a
+// block of Relu otherwise; for Max, the code size is not worth it).
+#define ONNX_OPS_RELU_LOOP _Pragma("clang loop unroll_count(2)")
 #else
 #define ONNX_OPS_KERNEL __attribute__((noinline))
 #define ONNX_OPS_COLD __attribute__((noinline, cold))
 #define ONNX_OPS_SCALAR_LOOP
 #define ONNX_OPS_VECTOR_LOOP
+#define ONNX_OPS_RELU_LOOP
 #endif
 
 #ifdef ONNX_OPS_VECTOR
@@ -95,7 +100,7 @@ struct FastMax {
       T* po = in_place ? buf : out;
       v128_t s0 = wasm_i32x4_splat(0), s1 = s0, s2 = s0, s3 = s0;
       size_t left = m;
-      ONNX_OPS_VECTOR_LOOP
+      ONNX_OPS_VECTOR_LOOP  // not unrolled: eight vectors and four sums would spill
       for (; left >= 4 * kLanes; left -= 4 * kLanes) {
         v128_t f0, f1, f2, f3;
         wasm_v128_store(po, fast(pa, pb, pc, 0, f0));
@@ -162,16 +167,20 @@ ONNX_OPS_KERNEL void max_kernel(size_t n, const typename Tr::T* a, const typenam
     const v128_t sb = kBScalar ? splat_value(*b) : v128_t{};
     auto va = [&](size_t k) { return kAScalar ? sa : wasm_v128_load(a + k * kLanes); };
     auto vb = [&](size_t k) { return kBScalar ? sb : wasm_v128_load(b + k * kLanes); };
-    ONNX_OPS_VECTOR_LOOP
-    for (; n >= 4 * kLanes; n -= 4 * kLanes, a += da * 4 * kLanes, b += db * 4 * kLanes, out += 4 * kLanes) {
-      const v128_t r0 = Tr::vmax(va(0), vb(0));
-      const v128_t r1 = Tr::vmax(va(1), vb(1));
-      const v128_t r2 = Tr::vmax(va(2), vb(2));
-      const v128_t r3 = Tr::vmax(va(3), vb(3));
-      wasm_v128_store(out, r0);
-      wasm_v128_store(out + kLanes, r1);
-      wasm_v128_store(out + 2 * kLanes, r2);
-      wasm_v128_store(out + 3 * kLanes, r3);
+    // The exact select of a float type with a repeated value (a rare case: a
+    // NaN value, or a float16/bfloat16 one) goes one vector at a time (size).
+    if constexpr (!has_fast_max<Tr>(0)) {
+      ONNX_OPS_VECTOR_LOOP
+      for (; n >= 4 * kLanes; n -= 4 * kLanes, a += da * 4 * kLanes, b += db * 4 * kLanes, out += 4 * kLanes) {
+        const v128_t r0 = Tr::vmax(va(0), vb(0));
+        const v128_t r1 = Tr::vmax(va(1), vb(1));
+        const v128_t r2 = Tr::vmax(va(2), vb(2));
+        const v128_t r3 = Tr::vmax(va(3), vb(3));
+        wasm_v128_store(out, r0);
+        wasm_v128_store(out + kLanes, r1);
+        wasm_v128_store(out + 2 * kLanes, r2);
+        wasm_v128_store(out + 3 * kLanes, r3);
+      }
     }
     ONNX_OPS_VECTOR_LOOP
     for (; n >= kLanes; n -= kLanes, a += da * kLanes, b += db * kLanes, out += kLanes)
@@ -219,7 +228,7 @@ ONNX_OPS_KERNEL void relu_kernel(size_t n, const typename Tr::T* x, typename Tr:
 #ifdef ONNX_OPS_VECTOR
     using T = typename Tr::T;
     constexpr size_t kLanes = 16 / sizeof(T);
-    ONNX_OPS_VECTOR_LOOP
+    ONNX_OPS_RELU_LOOP
     for (; n >= 4 * kLanes; n -= 4 * kLanes, x += 4 * kLanes, out += 4 * kLanes) {
       const v128_t r0 = Tr::vrelu(wasm_v128_load(x));
       const v128_t r1 = Tr::vrelu(wasm_v128_load(x + kLanes));
