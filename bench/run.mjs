@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import {
   DTYPES, BYTES, sizeOf, randomData, compareOutputs, refMax, refRelu,
 } from './common.mjs';
-import { createOrtPeer, createTfjsPeer, createJsPeer, createCopyLimit } from './peers.mjs';
+import { createOrtPeer, createTfjsPeer, createJsPeer, createCopyLimit, COPY_PLACEMENTS } from './peers.mjs';
 import { workloads, outShapeOf } from './check.mjs';
 
 import { spawnSync } from 'node:child_process';
@@ -209,7 +209,8 @@ async function runCase(ctx, wl, dtype, n, shapes) {
   }
   // --- copy limit: same traffic (read + write) as the workload
   const copyLen = Math.max(1, Math.round(bytes / 2));
-  cols.copy = { fn: copy.prepare(copyLen), read: null, isAsync: false, copyLen };
+  cols.copy = { fn: copy.prepare(copyLen), read: null, isAsync: false, copyLen,
+    placements: Array.from({ length: COPY_PLACEMENTS }, (_, k) => copy.prepare(copyLen, k)) };
 
   // --- one checked run per column
   const outputs = {};
@@ -256,7 +257,11 @@ async function runCase(ctx, wl, dtype, n, shapes) {
     const c = cols[col.id];
     if (!c) continue;
     if (c.na || c.error) { results[col.id] = { status: c.na ? 'n/a' : 'error', reason: c.na ?? c.error }; continue; }
-    const m = await measure(c.fn, c.isAsync);
+    let m = await measure(c.fn, c.isAsync);
+    for (const f of c.placements?.slice(1) ?? []) { // the copy limit: the best placement
+      const other = await measure(f, false);
+      if (other.median_us < m.median_us) m = other;
+    }
     results[col.id] = {
       status: 'ok',
       ...m,
@@ -316,7 +321,8 @@ async function runKernels(copy) {
       for (const k of KERNEL_ROWS) {
         const traffic = (k.inputs + 1) * n * bpe;
         const r = { kernel: k.id, dtype, n, bytes: traffic };
-        r.copy = (await measure(copy.prepare(traffic / 2), false)).median_us;
+        r.copy = Infinity;
+        for (let p = 0; p < COPY_PLACEMENTS; p++) r.copy = Math.min(r.copy, (await measure(copy.prepare(traffic / 2, p), false)).median_us);
         r.ours = (await measure(fns[k.ours], false)).median_us;
         r.yardstick = (await measure(fns[k.yardstick], false)).median_us;
         rows.push(r);
@@ -555,7 +561,7 @@ async function main() {
     }
   }
   meta.peers.js = meta.peers.js ?? 'plain JS loops (bench/common.mjs)';
-  meta.peers.copy = 'hand-assembled wasm module: memory.copy (bulk memory)';
+  meta.peers.copy = `hand-assembled wasm module: memory.copy (bulk memory), best of ${COPY_PLACEMENTS} placements`;
   meta.timing = `warm-up ≥${TIMING.warmupMs} ms, batches ≥${TIMING.minBatchMs} ms, ~${TIMING.targetMs} ms per cell, ${TIMING.minSamples}–${TIMING.maxSamples} samples`;
   const copy = await createCopyLimit();
   const ctx = { ops: ours.ops, oursError: ours.error, peers, peerErrors, copy };
