@@ -72,7 +72,7 @@ export class Ops {
     } else {
       shape = broadcastChecked(checked, op);
     }
-    const size = elementCount(shape);
+    const size = shape === checked[0].shape ? checked[0].size : elementCount(shape);
     checkFits(dtype, shape, size, op);
     const group = Math.max(2, Math.floor(this.heap.scratchLimit / 64));
     if (checked.length > group && !(out instanceof WasmTensor) && checked.every((c) => !c.wasm)) {
@@ -206,12 +206,12 @@ export class Ops {
 
   private checkDtypes(op: OpName, version: number, checked: readonly Checked[]): DType {
     const dtype = checked[0].dtype;
-    checked.forEach((c, i) => {
-      if (c.dtype !== dtype) {
+    for (let i = 1; i < checked.length; i++) {
+      if (checked[i].dtype !== dtype) {
         throw new OnnxOpsError('DTYPE_MISMATCH', op, i,
-          `dtype ${c.dtype} differs from input 0's ${dtype} (all inputs must share one dtype)`);
+          `dtype ${checked[i].dtype} differs from input 0's ${dtype} (all inputs must share one dtype)`);
       }
-    });
+    }
     const allowed = dtypesOfVersion(op, version);
     if (!allowed.includes(dtype)) {
       const since = firstVersionWith(op, dtype);
