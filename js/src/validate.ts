@@ -210,6 +210,7 @@ export function broadcastChecked(inputs: readonly { shape: readonly number[] }[]
 }
 
 export function sameShape(a: readonly number[], b: readonly number[]): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
   return true;
