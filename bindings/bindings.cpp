@@ -31,7 +31,6 @@
 
 #include <cstdint>
 #include <cstdlib>
-#include <vector>
 
 #include "../src/ops.h"
 #include "../src/simd128.h"

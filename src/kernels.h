@@ -247,17 +247,13 @@ ONNX_OPS_KERNEL void relu_kernel(size_t n, const typename Tr::T* x, typename Tr:
   }
 }
 
-// out[i] = x[i] (or the one value x[0] repeated): Max of a single input.
-template <class T, bool kScalar>
-void copy_kernel(size_t n, const T* x, T* out) {
-  if (n == 0) return;
-  if (kScalar) {
-    const T v = *x;
-    ONNX_OPS_SCALAR_LOOP
-    for (size_t i = 0; i < n; ++i) out[i] = v;
-  } else if (out != x) {
-    std::memmove(out, x, n * sizeof(T));
-  }
+// out[i] = *value: a run whose result is one value (Max of two repeated
+// values, or of a NaN first one).
+template <class T>
+void fill_kernel(size_t n, const T* value, T* out) {
+  const T v = *value;
+  ONNX_OPS_SCALAR_LOOP
+  for (size_t i = 0; i < n; ++i) out[i] = v;
 }
 
 }  // namespace onnx_ops

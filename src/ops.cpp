@@ -2,13 +2,19 @@
 
 #include <cstring>
 #include <type_traits>
-#include <vector>
 
 #include "kernels.h"
 #include "small_buf.h"
 
 namespace onnx_ops {
 namespace {
+
+// float32 and float64: the dtypes with pmax, and the shortcuts built on it.
+template <class Tr>
+constexpr bool kIeee = std::is_same_v<Tr, Float32Traits> || std::is_same_v<Tr, Float64Traits>;
+// Their traits for a second operand known to hold no NaN and no +0.
+template <class Tr>
+using CleanOf = IeeeCleanBTraits<typename Tr::T, std::conditional_t<sizeof(typename Tr::T) == 4, uint32_t, uint64_t>>;
 
 // out = max(x, s) for a repeated s that is not a NaN first operand (so the
 // order of the operands does not matter). A +0 makes it Relu; for the IEEE
@@ -17,8 +23,7 @@ namespace {
 template <class Tr>
 ONNX_OPS_KERNEL void max_with_value(size_t n, const typename Tr::T* x, const typename Tr::T* s, typename Tr::T* out) {
   using T = typename Tr::T;
-  constexpr bool kIeee = std::is_same_v<Tr, Float32Traits> || std::is_same_v<Tr, Float64Traits>;
-  if constexpr (kIeee || std::is_same_v<Tr, Float16Traits> || std::is_same_v<Tr, Bfloat16Traits>) {
+  if constexpr (kIeee<Tr> || std::is_same_v<Tr, Float16Traits> || std::is_same_v<Tr, Bfloat16Traits>) {
     // The float types; +0 is all zero bits in each.
     const T plus_zero{};
     if (std::memcmp(s, &plus_zero, sizeof(T)) == 0) {
@@ -26,10 +31,9 @@ ONNX_OPS_KERNEL void max_with_value(size_t n, const typename Tr::T* x, const typ
       return;
     }
   }
-  if constexpr (kIeee) {
-    using Clean = IeeeCleanBTraits<T, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>;
-    if (Clean::clean(*s)) {
-      max_kernel<Clean, false, true>(n, x, s, out);
+  if constexpr (kIeee<Tr>) {
+    if (CleanOf<Tr>::clean(*s)) {
+      max_kernel<CleanOf<Tr>, false, true>(n, x, s, out);
       return;
     }
   }
@@ -48,9 +52,9 @@ void max_run(size_t n, const void* a_v, bool a_scalar, const void* b_v, bool b_s
   if (a_scalar) {
     if (b_scalar) {  // one value for the whole run
       const T v = Tr::max1(*a, *b);
-      copy_kernel<T, true>(n, &v, out);
+      fill_kernel<T>(n, &v, out);
     } else if (Tr::isnan1(*a)) {  // a NaN first operand wins everywhere
-      copy_kernel<T, true>(n, a, out);
+      fill_kernel<T>(n, a, out);
     } else {
       // Otherwise max is symmetric bit for bit (only two NaNs tell the order
       // apart), so the scalar may go second: one kernel variant fewer.
@@ -73,13 +77,10 @@ void max3_run(size_t n, const void* a, const void* b, const void* c, void* out) 
 }
 using Max3RunFn = void (*)(size_t n, const void* a, const void* b, const void* c, void* out);
 
-// Element size and run functions of a dtype.
 // For a row that every output row reuses (Max [R, C] with [C]): whether it
 // is clean (no NaN, no +0: IeeeCleanBTraits), and out = max(x, clean row),
 // where pmax alone is exact. Checked once per call, then each row is a
 // one-instruction-per-vector pass.
-template <class Tr>
-using CleanOf = IeeeCleanBTraits<typename Tr::T, std::conditional_t<sizeof(typename Tr::T) == 4, uint32_t, uint64_t>>;
 template <class Tr>
 bool clean_row(size_t n, const void* row) {
   return CleanOf<Tr>::clean_all(n, static_cast<const typename Tr::T*>(row));
@@ -90,6 +91,7 @@ void max_clean_row_run(size_t n, const void* x, const void* row, void* out) {
   max_kernel<CleanOf<Tr>, false, false>(n, static_cast<const T*>(x), static_cast<const T*>(row), static_cast<T*>(out));
 }
 
+// Element size and run functions of a dtype.
 struct MaxOps {
   size_t esize;
   MaxRunFn run;
@@ -244,7 +246,7 @@ static MaxOps max_ops_for(int32_t dtype) {
     // float32/float64 only, for code size (the package's budget): the fused
     // three-input kernel (elsewhere the tiled fold moves the same bytes, with
     // more instructions), and the clean-row shortcut.
-    if constexpr (std::is_same_v<Tr, Float32Traits> || std::is_same_v<Tr, Float64Traits>) {
+    if constexpr (kIeee<Tr>) {
       ops.run3 = &max3_run<Tr>;
       ops.clean_row = &clean_row<Tr>;
       ops.run_clean_row = &max_clean_row_run<Tr>;
