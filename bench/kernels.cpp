@@ -13,8 +13,6 @@
 //   bench_vcopy_<t>   the Relu loop with an identity body: 128-bit loads and
 //                     stores only, the ceiling of any wasm SIMD kernel that
 //                     reads one stream and writes one
-//   bench_vmax0_<t>   the two-input loop with a body that returns a: two
-//                     loads and one store per vector, no arithmetic
 //
 // for t = f32, f64. Built by CMake (target onnx_ops_bench_kernels) into
 // build/wasm/bench/bench-kernels.cjs; bench/run.mjs loads it when present.
@@ -51,13 +49,11 @@ struct PmaxTraits {
   static bool suspicious(v128_t) { return false; }
 };
 
-// Loop-only bodies: what the loops cost with no work per vector.
+// The Relu loop with no work per vector: loads and stores only.
 template <class F>
 struct IdentityTraits {
   using T = F;
-  static T max1(T a, T) { return a; }
   static T relu1(T x) { return x; }
-  static v128_t vmax(v128_t a, v128_t) { return a; }
   static v128_t vrelu(v128_t x) { return x; }
 };
 }  // namespace
@@ -82,9 +78,6 @@ struct IdentityTraits {
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_vcopy_##t(size_t n, const F* x, F* o) {                \
     onnx_ops::relu_kernel<IdentityTraits<F>>(n, x, o);                                              \
-  }                                                                                                 \
-  extern "C" EMSCRIPTEN_KEEPALIVE void bench_vmax0_##t(size_t n, const F* a, const F* b, F* o) {    \
-    onnx_ops::max_kernel<IdentityTraits<F>, false, false>(n, a, b, o);                            \
   }
 
 BENCH_KERNELS(f32, float, Float32Traits)

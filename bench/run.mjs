@@ -282,7 +282,7 @@ async function runCase(ctx, wl, dtype, n, shapes) {
 // ---------------------------------------------------------------- kernel yardsticks
 // The library's kernels called directly (no API layer), beside yardsticks
 // compiled from the same loop bodies (bench/kernels.cpp): pmax (a Max without
-// NaN propagation or -0/+0 order), vcopy / vmax0 (loads and stores only), and
+// NaN propagation or -0/+0 order), vcopy (loads and stores only), and
 // memory.copy for the same traffic. Ratios within one row share data and heap.
 const KERNEL_ROWS = [
   { id: 'relu', label: 'Relu', inputs: 1, yardstick: 'vcopy', ours: 'relu' },
