@@ -103,8 +103,9 @@ export class Heap {
 
   /**
    * The scratch block of the plain path, at least `bytes` large: its address
-   * (its capacity is scratchCapacity). Kept for later calls and grown on demand (the plain path asks
-   * for at most scratchLimit); not counted as a live allocation.
+   * (its capacity is scratchCapacity). Kept for later calls and grown on
+   * demand (the plain path asks for at most scratchLimit); not counted as a
+   * live allocation.
    */
   scratch(bytes: number, op: string): number {
     if (bytes > this.scratchBytes) {
@@ -118,6 +119,7 @@ export class Heap {
     return this.scratchAddress;
   }
 
+  /** Bytes of the scratch block (0 before the first plain call or after trim). */
   get scratchCapacity(): number {
     return this.scratchBytes;
   }

@@ -7,6 +7,7 @@
  */
 import { DTYPE_INFO, type DType, type TypedArray } from './dtypes.js';
 import type { Heap } from './memory.js';
+import { elementCount } from './validate.js';
 
 /** Default bytes of wasm memory the plain path may use for one call. */
 export const SCRATCH_BYTES = 1 << 20;
@@ -29,11 +30,6 @@ export interface Part {
 }
 
 const align16 = (n: number): number => Math.ceil(n / 16) * 16; // no 32-bit bit ops: n may pass 2^31
-const product = (s: readonly number[]): number => {
-  let n = 1;
-  for (const d of s) n *= d;
-  return n;
-};
 
 /**
  * Runs `kernel` on plain inputs into `out` (a typed array of the output's
@@ -42,7 +38,7 @@ const product = (s: readonly number[]): number => {
 export function runPlain(heap: Heap, kernel: Kernel, dtype: DType, op: string, inputs: readonly Part[],
   outShape: readonly number[], out: TypedArray): number {
   const bytes = DTYPE_INFO[dtype].bytes;
-  const total = product(outShape);
+  const total = elementCount(outShape);
   if (total === 0) return 0;
   const base = heap.scratch(Math.min(heap.scratchLimit, needed(inputs, total, bytes)), op);
   return step(heap, kernel, bytes, base, heap.scratchCapacity, inputs, { data: out, offset: 0, shape: outShape, size: total });
