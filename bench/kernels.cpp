@@ -37,6 +37,7 @@ struct PmaxTraits {
   static T max1(T a, T b) { return a < b ? b : a; }
   static v128_t vmax(v128_t a, v128_t b) { return L::pmax(a, b); }
   static constexpr bool kFastMax = true;
+  using Flags = v128_t;
   static v128_t vmax_fast(v128_t a, v128_t b, v128_t& flag) {
     flag = wasm_i32x4_splat(0);
     return L::pmax(a, b);

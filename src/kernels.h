@@ -57,7 +57,7 @@ inline v128_t splat_value(T x) {
 // Max of two operands (a or b may be one repeated value) or three contiguous
 // ones (kThree), for the dtypes with a fast path (Tr::kFastMax: the floats).
 // The fast results go straight to the output, chunk by chunk, while each
-// vector's flag is summed in four running sums (Tr::merge); at the end of a
+// vector's flags are merged into one running Flags (Tr::merge); at the end of a
 // chunk, one test: a suspicious chunk (a NaN, a -0, see the traits) is
 // recomputed exactly, out of line. No branch per block and no result held
 // back. When out is one of the inputs (in place), a chunk goes to a stack
@@ -84,7 +84,7 @@ struct FastMax {
   static void run(size_t n, const T* a, const T* b, const T* c, T* out) {
     const v128_t sa = kAScalar ? splat_value(*a) : v128_t{};
     const v128_t sb = kBScalar ? splat_value(*b) : v128_t{};
-    auto fast = [&](const T* pa, const T* pb, const T* pc, size_t k, v128_t& f) {
+    auto fast = [&](const T* pa, const T* pb, const T* pc, size_t k, typename Tr::Flags& f) {
       const v128_t va = kAScalar ? sa : wasm_v128_load(pa + k * kLanes);
       const v128_t vb = kBScalar ? sb : wasm_v128_load(pb + k * kLanes);
       if constexpr (kThree) return Tr::vmax3_fast(va, vb, wasm_v128_load(pc + k * kLanes), f);
@@ -98,24 +98,16 @@ struct FastMax {
       const T* pb = b;
       const T* pc = c;
       T* po = in_place ? buf : out;
-      v128_t s0 = wasm_i32x4_splat(0), s1 = s0, s2 = s0, s3 = s0;
+      typename Tr::Flags s{};
       size_t left = m;
-      ONNX_OPS_VECTOR_LOOP  // not unrolled: eight vectors and four sums would spill
+      ONNX_OPS_VECTOR_LOOP  // not unrolled: more vectors and flags would spill
       for (; left >= 4 * kLanes; left -= 4 * kLanes) {
-        v128_t f0, f1, f2, f3;
+        typename Tr::Flags f0, f1, f2, f3;
         wasm_v128_store(po, fast(pa, pb, pc, 0, f0));
         wasm_v128_store(po + kLanes, fast(pa, pb, pc, 1, f1));
         wasm_v128_store(po + 2 * kLanes, fast(pa, pb, pc, 2, f2));
         wasm_v128_store(po + 3 * kLanes, fast(pa, pb, pc, 3, f3));
-        if constexpr (kThree) {  // fewer live registers: V8 would spill
-          s0 = Tr::merge(s0, Tr::merge(f0, f1));
-          s1 = Tr::merge(s1, Tr::merge(f2, f3));
-        } else {
-          s0 = Tr::merge(s0, f0);
-          s1 = Tr::merge(s1, f1);
-          s2 = Tr::merge(s2, f2);
-          s3 = Tr::merge(s3, f3);
-        }
+        s = Tr::merge(s, Tr::merge(Tr::merge(f0, f1), Tr::merge(f2, f3)));  // one merge on the carried chain
         pa += da * 4 * kLanes;
         pb += db * 4 * kLanes;
         pc += kThree ? 4 * kLanes : 0;
@@ -123,15 +115,15 @@ struct FastMax {
       }
       ONNX_OPS_VECTOR_LOOP
       for (; left > 0; left -= kLanes) {
-        v128_t f;
+        typename Tr::Flags f;
         wasm_v128_store(po, fast(pa, pb, pc, 0, f));
-        s0 = Tr::merge(s0, f);
+        s = Tr::merge(s, f);
         pa += da * kLanes;
         pb += db * kLanes;
         pc += kThree ? kLanes : 0;
         po += kLanes;
       }
-      if (Tr::suspicious(Tr::merge(Tr::merge(s0, s1), Tr::merge(s2, s3)))) exact(m, a, b, c, out);
+      if (Tr::suspicious(s)) exact(m, a, b, c, out);
       else if (in_place) std::memcpy(out, buf, m * sizeof(T));
       n -= m;
       a += da * m;

@@ -122,6 +122,9 @@ inline v128_t wasm_u16x8_min(v128_t a, v128_t b) {
   return onnx_ops_emul::map2<uint16_t>(a, b, [](uint16_t x, uint16_t y) { return x < y ? x : y; });
 }
 ONNX_OPS_EMUL_MAX(wasm_i32x4_max, int32_t)
+inline v128_t wasm_i32x4_min(v128_t a, v128_t b) {
+  return onnx_ops_emul::map2<int32_t>(a, b, [](int32_t x, int32_t y) { return x < y ? x : y; });
+}
 ONNX_OPS_EMUL_MAX(wasm_u32x4_max, uint32_t)
 #undef ONNX_OPS_EMUL_MAX
 

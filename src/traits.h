@@ -92,31 +92,38 @@ struct IeeeTraits {
     const v128_t r = wasm_v128_bitselect(b, a, take_b);
     return wasm_v128_andnot(r, wasm_v128_andnot(L::eq(a, b), b));
   }
-  // Fast path, for kernels that check a block of vectors at once. pmax(a, b)
+  // Fast path, for kernels that check a chunk of vectors at once. pmax(a, b)
   // = (a < b ? b : a) is the max except where b is NaN (pmax keeps a) or
   // where the result is -0 (-0 against +0 keeps -0; a -0 that is right is
   // redone too, rarely worth a test of its own). A NaN a is already right:
-  // pmax returns it. `flag` is b plus a mask that is all-ones, a NaN pattern,
-  // on -0 results; the block's flags are summed (merge): the sum is NaN iff a
-  // lane needs the exact path (or, harmlessly, if infinities of both signs
-  // met). Such a block is recomputed with vmax, so the fast result is used
-  // only where it is exact.
+  // pmax returns it. A vector's Flags are its b and its result, with no
+  // instruction spent: merge sums the b's (the sum is NaN iff a b was, or,
+  // harmlessly, if infinities of both signs met) and keeps the lane-wise
+  // signed minimum of the results read as int32 lanes (INT32_MIN, the lowest
+  // int32, iff a result was -0; for float64 also, harmlessly, a few tiny
+  // negative subnormals and low words). A suspicious chunk is recomputed
+  // with vmax, so the fast result is used only where it is exact.
   static constexpr bool kFastMax = true;
-  static v128_t vmax_fast(v128_t a, v128_t b, v128_t& flag) {
+  struct Flags {
+    v128_t sum, low;  // zero-initialised: sum +0, low 0
+  };
+  static v128_t vmax_fast(v128_t a, v128_t b, Flags& flags) {
     const v128_t r = L::pmax(a, b);
-    flag = L::add(b, L::is_neg_zero(r));
+    flags = {b, r};
     return r;
   }
   // Three operands: pmax(pmax(a, b), c) returns the first maximal operand,
   // which is exact unless b or c is NaN or the result is -0 (another maximal
   // operand may be +0).
-  static v128_t vmax3_fast(v128_t a, v128_t b, v128_t c, v128_t& flag) {
+  static v128_t vmax3_fast(v128_t a, v128_t b, v128_t c, Flags& flags) {
     const v128_t r = L::pmax(L::pmax(a, b), c);
-    flag = L::add(L::add(b, c), L::is_neg_zero(r));
+    flags = {L::add(b, c), r};
     return r;
   }
-  static v128_t merge(v128_t f, v128_t g) { return L::add(f, g); }
-  static bool suspicious(v128_t flags) { return wasm_v128_any_true(L::ne(flags, flags)); }
+  static Flags merge(const Flags& f, const Flags& g) { return {L::add(f.sum, g.sum), wasm_i32x4_min(f.low, g.low)}; }
+  static bool suspicious(const Flags& f) {
+    return wasm_v128_any_true(wasm_v128_or(L::ne(f.sum, f.sum), wasm_i32x4_eq(f.low, wasm_i32x4_splat(INT32_MIN))));
+  }
   // Read as integers, the values that become +0 (sign set and not NaN: -0
   // down to -inf) are exactly those at or below -inf's pattern; negative
   // NaNs lie above it.
@@ -193,6 +200,7 @@ struct Half16Traits {
   // the larger 2|x| of the operands (merged by unsigned max): above 2 inf's
   // pattern means a NaN.
   static constexpr bool kFastMax = true;
+  using Flags = v128_t;
   static v128_t vmax_fast(v128_t a, v128_t b, v128_t& flag) {
     // min_u(a, b) = ~max_u(~a, ~b): flipping every bit of both lanes where
     // either is negative, and back, turns the unsigned max into that min.
