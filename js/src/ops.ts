@@ -4,7 +4,7 @@
  */
 import { type DType, DTYPE_INFO, type TypedArray, toDType } from './dtypes.js';
 import { type ErrorCode, OnnxOpsError, describe, showShape } from './errors.js';
-import { Heap, WasmTensor } from './memory.js';
+import { Heap, WasmTensor, freshArray } from './memory.js';
 import { type OpName, dtypesOfVersion, firstVersionWith, opVersion, supportedDtypes } from './opsets.js';
 import { type Kernel, SCRATCH_BYTES, runPlain } from './plain.js';
 import {
@@ -233,7 +233,7 @@ export class Ops {
     out: WasmTensor | ArrayBufferView | undefined, kernel: Kernel): Result | WasmTensor {
     if (!(out instanceof WasmTensor) && checked.every((c) => !c.wasm)) {
       const target = out === undefined ? undefined : checkPlainOut(op, dtype, shape, size, out, checked, this.heap);
-      const data = target === undefined || target.staged ? new DTYPE_INFO[dtype].array(size) : target.data;
+      const data = target === undefined || target.staged ? freshArray(dtype, size) : target.data; // written whole, or dropped
       const parts = checked.map((c) => ({ data: c.data!, offset: 0, shape: c.shape, size: c.size }));
       this.check(op, runPlain(this.heap, kernel, dtype, op, parts, shape, data));
       if (target?.staged) target.data.set(data as never);

@@ -1,7 +1,8 @@
 // The plain path streams large calls through a bounded scratch block: results
 // stay exact whatever the chunking, and wasm memory grows by at most the block.
 import fc from 'fast-check';
-import { DTYPES, createOps, supportedDtypes } from '../../js/src/index';
+import { DTYPES, DTYPE_INFO, createOps, supportedDtypes } from '../../js/src/index';
+import { UNZEROED_MIN_BYTES } from '../../js/src/memory';
 import { type PlainTensor, count, firstDifference, randomData, refMax, refRelu, rng } from './reference';
 import { plain } from './helpers';
 
@@ -48,6 +49,40 @@ describe('chunked plain path (4 KiB scratch, so nearly every call streams)', () 
       expect(firstDifference(out, want, out.BYTES_PER_ELEMENT)).toBe(-1);
       ops.relu(x, { out: x.data });
       expect(firstDifference(x.data, want, out.BYTES_PER_ELEMENT)).toBe(-1);
+    }
+  });
+});
+
+describe('fresh results', () => {
+  test('from 1 MiB on, a result comes unzeroed from Buffer.allocUnsafeSlow, is its own buffer and is written whole', async () => {
+    const ops = await createOps();
+    const spy = jest.spyOn(Buffer, 'allocUnsafeSlow');
+    try {
+      for (const dtype of ['float32', 'float64', 'bfloat16', 'int64'] as const) { // each array kind
+        const n = UNZEROED_MIN_BYTES / DTYPE_INFO[dtype].bytes + 37;
+        const rand = rng(n);
+        const a: PlainTensor = { dtype, shape: [n], data: randomData(dtype, n, rand) };
+        const b: PlainTensor = { dtype, shape: [n], data: randomData(dtype, n, rand) };
+        spy.mockClear();
+        const r = plain(ops.max([a, b]));
+        expect(spy).toHaveBeenCalledTimes(1);
+        expect(r.data.byteOffset).toBe(0);
+        expect(r.data.buffer.byteLength).toBe(r.data.byteLength);
+        expect(firstDifference(r.data, refMax([a, b]).bytes, r.data.BYTES_PER_ELEMENT)).toBe(-1);
+        const t = ops.tensor(dtype, [n], a.data);
+        const back = t.toPlain().data;
+        t.dispose();
+        expect(spy).toHaveBeenCalledTimes(2);
+        expect(back.buffer).not.toBe(r.data.buffer);
+        expect(firstDifference(back, new Uint8Array(a.data.buffer), back.BYTES_PER_ELEMENT)).toBe(-1);
+      }
+      spy.mockClear();
+      const small = UNZEROED_MIN_BYTES / 4 - 1;
+      const y = plain(ops.relu(new Float32Array(small).fill(-1)));
+      expect(spy).not.toHaveBeenCalled();
+      expect(Array.from(new Set(y.data as Float32Array))).toEqual([0]);
+    } finally {
+      spy.mockRestore();
     }
   });
 });
