@@ -182,31 +182,41 @@ export function broadcastShapes(...shapes: (readonly number[])[]): number[] {
 
 /** The broadcast shape of checked inputs (may be one of their shapes: do not modify). */
 export function broadcastChecked(inputs: readonly { shape: readonly number[] }[], op: string): readonly number[] {
+  // Plain loops, no closures: this runs on every call of Max.
   const first = inputs.length > 0 ? inputs[0].shape : [];
   let same = true;
-  for (const c of inputs) same &&= sameShape(c.shape, first);
+  let rank = first.length;
+  for (const c of inputs) {
+    same &&= sameShape(c.shape, first);
+    if (c.shape.length > rank) rank = c.shape.length;
+  }
   if (same) return first;
-  const shapes = inputs.map((c) => c.shape);
-  let rank = 0;
-  for (const sh of shapes) rank = Math.max(rank, sh.length);
   const out: number[] = new Array<number>(rank).fill(1);
-  const from: number[] = new Array<number>(rank).fill(-1); // which input set out[k]
-  shapes.forEach((s, i) => {
+  for (let i = 0; i < inputs.length; i++) {
+    const s = inputs[i].shape;
     const offset = rank - s.length;
-    s.forEach((d, k) => {
+    for (let k = 0; k < s.length; k++) {
+      const d = s[k];
       const o = out[offset + k];
-      if (d === o || d === 1) return;
+      if (d === o || d === 1) continue;
       if (o !== 1) {
-        const j = from[offset + k];
+        // The first input with a dim other than 1 on this axis set it.
+        let j = 0;
+        while (dimAt(inputs[j].shape, rank, offset + k) === 1) j++;
         throw new OnnxOpsError('BROADCAST_MISMATCH', op, i,
-          `shape ${showShape(s)} does not broadcast with input ${j}'s shape ${showShape(shapes[j])} ` +
+          `shape ${showShape(s)} does not broadcast with input ${j}'s shape ${showShape(inputs[j].shape)} ` +
           `(axis ${k - s.length}: ${d} vs ${o})`);
       }
       out[offset + k] = d;
-      from[offset + k] = i;
-    });
-  });
+    }
+  }
   return out;
+}
+
+/** A shape's dim on axis `axis` of the broadcast rank `rank` (1 where it has none). */
+function dimAt(shape: readonly number[], rank: number, axis: number): number {
+  const k = axis - (rank - shape.length);
+  return k >= 0 ? shape[k] : 1;
 }
 
 export function sameShape(a: readonly number[], b: readonly number[]): boolean {

@@ -142,6 +142,13 @@ describe('shapes', () => {
     expect(e.code).toBe('BROADCAST_MISMATCH');
     expect(e.message).toContain('[2,3]');
     expect(e.message).toContain('[4]');
+    // The clash is named against the input that set the axis.
+    const e3 = thrown(() => broadcastShapes([2, 1], [1, 3], [1, 1], [4]));
+    expect(e3.input).toBe(3);
+    expect(e3.message).toContain("input 1's shape [1,3] (axis -1: 4 vs 3)");
+    const e4 = thrown(() => broadcastShapes([5], [2, 3, 1], [4, 5]));
+    expect(e4.input).toBe(2);
+    expect(e4.message).toContain("input 1's shape [2,3,1] (axis -2: 4 vs 3)");
   });
 
   test('rank-0 scalars, empty tensors and rank 8', async () => {
