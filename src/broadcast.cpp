@@ -24,7 +24,7 @@ int64_t element_count(const Shape& s) {
   return overflow ? -1 : total;
 }
 
-Status broadcast_shape(int n, const Shape* shapes, std::vector<int64_t>* out, int* bad_input) {
+Status broadcast_dims(int n, const Shape* shapes, int64_t* out, int* out_rank, int* bad_input) {
   int rank = 0;
   for (int i = 0; i < n; ++i) {
     if (!valid_shape(shapes[i])) {
@@ -33,12 +33,13 @@ Status broadcast_shape(int n, const Shape* shapes, std::vector<int64_t>* out, in
     }
     if (shapes[i].rank > rank) rank = shapes[i].rank;
   }
-  out->assign(size_t(rank), 1);
+  *out_rank = rank;
+  for (int k = 0; k < rank; ++k) out[k] = 1;
   for (int i = 0; i < n; ++i) {
     const Shape& s = shapes[i];
     const int offset = rank - s.rank;
     for (int k = 0; k < s.rank; ++k) {
-      int64_t& o = (*out)[size_t(offset + k)];
+      int64_t& o = out[offset + k];
       const int64_t d = s.dims[k];
       if (d == o || d == 1) continue;
       if (o != 1) {
@@ -48,29 +49,37 @@ Status broadcast_shape(int n, const Shape* shapes, std::vector<int64_t>* out, in
       o = d;
     }
   }
-  if (element_count(Shape{out->data(), rank}) < 0) return Status::TooLarge;
+  if (element_count(Shape{out, rank}) < 0) return Status::TooLarge;
   return Status::Ok;
 }
 
+Status broadcast_shape(int n, const Shape* shapes, std::vector<int64_t>* out, int* bad_input) {
+  int64_t dims[kMaxRank];
+  int rank = 0;
+  const Status st = broadcast_dims(n, shapes, dims, &rank, bad_input);
+  if (st == Status::Ok || st == Status::TooLarge) out->assign(dims, dims + rank);
+  return st;
+}
+
 Status plan_broadcast(int n, const Shape* inputs, const Shape& out_shape, BroadcastPlan* plan) {
-  std::vector<int64_t> expected;
-  const Status st = broadcast_shape(n, inputs, &expected);
+  int64_t expected[kMaxRank];
+  int expected_rank = 0;
+  const Status st = broadcast_dims(n, inputs, expected, &expected_rank);
   if (st != Status::Ok) return st;
-  if (!valid_shape(out_shape) || size_t(out_shape.rank) != expected.size()) return Status::OutShapeMismatch;
+  if (!valid_shape(out_shape) || out_shape.rank != expected_rank) return Status::OutShapeMismatch;
   for (int k = 0; k < out_shape.rank; ++k)
-    if (out_shape.dims[k] != expected[size_t(k)]) return Status::OutShapeMismatch;
+    if (out_shape.dims[k] != expected[k]) return Status::OutShapeMismatch;
 
   const int rank = out_shape.rank;
   plan->n_inputs = n;
   plan->total = element_count(out_shape);
-  plan->dims.clear();
-  plan->strides.clear();
   if (plan->total == 0) {
     // Empty: nothing to walk. (Its other dims may be huge: no strides are
     // computed, they could overflow.)
     plan->rank = 1;
-    plan->dims.push_back(0);
-    plan->strides.assign(size_t(n), 0);
+    plan->dims[0] = 0;
+    int64_t* strides = plan->strides_for(size_t(n));
+    for (int i = 0; i < n; ++i) strides[i] = 0;
     return Status::Ok;
   }
 
@@ -93,31 +102,31 @@ Status plan_broadcast(int n, const Shape* inputs, const Shape& out_shape, Broadc
 
   // Keep the output dims that are not 1, merging each into the previous kept
   // dim when every input steps through the pair as through one dim.
-  std::vector<int64_t>& dims = plan->dims;
-  dims.reserve(size_t(rank) + 1);
+  int64_t* dims = plan->dims;
+  int kept = 0;
   for (int k = 0; k < rank; ++k) {
     const int64_t d = out_shape.dims[k];
     if (d == 1) continue;
-    const size_t j = dims.size();
+    const int j = kept;
     bool merge = j > 0;
     for (int i = 0; merge && i < n; ++i)
       merge = steps[size_t(i) * rank + j - 1] == full[size_t(i) * rank + k] * d;
     if (merge) {
-      dims.back() *= d;
+      dims[j - 1] *= d;
       for (int i = 0; i < n; ++i) steps[size_t(i) * rank + j - 1] = full[size_t(i) * rank + k];
     } else {
-      dims.push_back(d);
+      dims[kept++] = d;
       for (int i = 0; i < n; ++i) steps[size_t(i) * rank + j] = full[size_t(i) * rank + k];
     }
   }
-  if (dims.empty()) {  // a scalar, or all dims 1: one run of one element, stride 0
-    dims.push_back(1);
+  if (kept == 0) {  // a scalar, or all dims 1: one run of one element, stride 0
+    dims[kept++] = 1;
     for (int i = 0; i < n; ++i) steps[size_t(i) * rank] = 0;  // rank may be 0: work has one spare
   }
-  plan->rank = int(dims.size());
-  plan->strides.resize(size_t(n) * dims.size());
+  plan->rank = kept;
+  int64_t* strides = plan->strides_for(size_t(n) * size_t(kept));
   for (int i = 0; i < n; ++i)
-    for (size_t j = 0; j < dims.size(); ++j) plan->strides[size_t(i) * dims.size() + j] = steps[size_t(i) * rank + j];
+    for (int j = 0; j < kept; ++j) strides[size_t(i) * kept + j] = steps[size_t(i) * rank + j];
   return Status::Ok;
 }
 

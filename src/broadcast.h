@@ -25,6 +25,10 @@ struct Shape {
   int rank;
 };
 
+// The broadcast of n shapes into out[0..*rank) (room for kMaxRank dims).
+// Errors as broadcast_shape's.
+Status broadcast_dims(int n, const Shape* shapes, int64_t* out, int* rank, int* bad_input = nullptr);
+
 // The broadcast of n shapes into *out. Errors: BadShape (negative dim, rank
 // above kMaxRank), Incompatible (two dims differ and neither is 1),
 // TooLarge (the product exceeds kMaxElements). *bad_input names the offending
@@ -34,15 +38,33 @@ Status broadcast_shape(int n, const Shape* shapes, std::vector<int64_t>* out, in
 // Element count of a shape, or -1 when it exceeds kMaxElements.
 int64_t element_count(const Shape& shape);
 
+// Planning allocates nothing for the usual call: dims live in the plan,
+// strides too up to kInlineStrides (more inputs times dims go to the heap).
 struct BroadcastPlan {
   int n_inputs = 0;
-  int rank = 0;                  // collapsed rank, >= 1
-  int64_t total = 0;             // output element count
-  std::vector<int64_t> dims;     // collapsed output dims; dims[rank-1] is the inner run
-  std::vector<int64_t> strides;  // strides[i * rank + k]: input i's element step along dim k (0: broadcast)
+  int rank = 0;           // collapsed rank, >= 1
+  int64_t total = 0;      // output element count
+  int64_t dims[kMaxRank];  // dims[0..rank): collapsed output dims; dims[rank-1] is the inner run
 
-  int64_t stride(int input, int dim) const { return strides[size_t(input) * rank + dim]; }
+  // Input i's element step along collapsed dim k (0: broadcast).
+  int64_t stride(int input, int dim) const { return strides()[size_t(input) * size_t(rank) + size_t(dim)]; }
   int64_t inner() const { return dims[rank - 1]; }
+
+  // strides()[i * rank + k]; sized by plan_broadcast.
+  const int64_t* strides() const { return more_.empty() ? few_ : more_.data(); }
+  int64_t* strides_for(size_t count) {
+    if (count <= kInlineStrides) {
+      more_.clear();
+      return few_;
+    }
+    more_.assign(count, 0);
+    return more_.data();
+  }
+
+ private:
+  static constexpr size_t kInlineStrides = 64;
+  int64_t few_[kInlineStrides];
+  std::vector<int64_t> more_;  // used only beyond kInlineStrides (no allocation otherwise)
 };
 
 // Plans out = f(inputs...) where out_shape must equal the broadcast of the

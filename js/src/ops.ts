@@ -102,7 +102,8 @@ export class Ops {
         }
         return module._onnx_ops_max_flat(code, addresses.length, this.heap.descriptorAddress, outAddress, n);
       }
-      const words = 4 + outShape.length + parts.reduce((k, p) => k + 2 + p.shape.length, 0);
+      let words = 4 + outShape.length;
+      for (const q of parts) words += 2 + q.shape.length;
       const w = this.heap.descriptor(words, op);
       let p = 0;
       w[p++] = code;
@@ -110,11 +111,12 @@ export class Ops {
       w[p++] = outAddress;
       w[p++] = outShape.length;
       for (const d of outShape) w[p++] = d;
-      parts.forEach(({ shape: s }, i) => {
+      for (let i = 0; i < parts.length; i++) {
+        const s = parts[i].shape;
         w[p++] = addresses[i];
         w[p++] = s.length;
         for (const d of s) w[p++] = d;
-      });
+      }
       return module._onnx_ops_max(this.heap.descriptorAddress);
     });
   }

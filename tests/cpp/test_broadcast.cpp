@@ -21,6 +21,8 @@ Status bshape(const Shapes& s, std::vector<int64_t>* out, int* bad = nullptr) {
   return broadcast_shape(int(v.size()), v.data(), out, bad);
 }
 
+std::vector<int64_t> dims_of(const BroadcastPlan& p) { return std::vector<int64_t>(p.dims, p.dims + p.rank); }
+
 BroadcastPlan plan_of(const Shapes& s) {
   std::vector<int64_t> out;
   REQUIRE(bshape(s, &out) == Status::Ok);
@@ -74,14 +76,14 @@ TEST_CASE("element counts above 2^53 are TooLarge, empty tensors are not") {
 TEST_CASE("plan: same shapes collapse to one contiguous run") {
   const auto p = plan_of({{{2, 3, 4}, {2, 3, 4}, {2, 3, 4}}});
   CHECK(p.rank == 1);
-  CHECK(p.dims == std::vector<int64_t>{24});
+  CHECK(dims_of(p) == std::vector<int64_t>{24});
   CHECK(p.total == 24);
   for (int i = 0; i < 3; ++i) CHECK(p.stride(i, 0) == 1);
 }
 
 TEST_CASE("plan: a row broadcast is an outer loop over rows with the row restarting") {
   const auto p = plan_of({{{7, 1024}, {1024}}});
-  CHECK(p.dims == std::vector<int64_t>{7, 1024});
+  CHECK(dims_of(p) == std::vector<int64_t>{7, 1024});
   CHECK(p.stride(0, 0) == 1024);
   CHECK(p.stride(1, 0) == 0);
   CHECK(p.stride(0, 1) == 1);
@@ -90,7 +92,7 @@ TEST_CASE("plan: a row broadcast is an outer loop over rows with the row restart
 
 TEST_CASE("plan: a scalar operand is stride 0 on the inner run") {
   const auto p = plan_of({{{5, 6}, {}}});
-  CHECK(p.dims == std::vector<int64_t>{30});
+  CHECK(dims_of(p) == std::vector<int64_t>{30});
   CHECK(p.stride(0, 0) == 1);
   CHECK(p.stride(1, 0) == 0);
 }
@@ -98,22 +100,45 @@ TEST_CASE("plan: a scalar operand is stride 0 on the inner run") {
 TEST_CASE("plan: size-1 dims vanish and broadcast-both dims merge") {
   const auto p = plan_of({{{2, 1, 3, 4, 1}, {2, 1, 1, 1, 1}}});
   // Output [2,1,3,4,1] -> [2, 12]; input 1 is one value per outer index.
-  CHECK(p.dims == std::vector<int64_t>{2, 12});
+  CHECK(dims_of(p) == std::vector<int64_t>{2, 12});
   CHECK(p.stride(0, 0) == 12);
   CHECK(p.stride(1, 0) == 1);
   CHECK(p.stride(1, 1) == 0);
   const auto q = plan_of({{{3, 1}, {1, 4}}});
-  CHECK(q.dims == std::vector<int64_t>{3, 4});
+  CHECK(dims_of(q) == std::vector<int64_t>{3, 4});
   CHECK(q.stride(0, 0) == 1);
   CHECK(q.stride(0, 1) == 0);
   CHECK(q.stride(1, 0) == 0);
   CHECK(q.stride(1, 1) == 1);
 }
 
+TEST_CASE("plan: more strides than the plan holds inline go to the heap, and copies keep them") {
+  // 40 inputs alternating [3,1,5] and [1,4,5]: 40 x 3 = 120 strides (> 64 inline).
+  Shapes s;
+  for (int i = 0; i < 40; ++i) s.dims.push_back(i % 2 ? std::vector<int64_t>{1, 4, 5} : std::vector<int64_t>{3, 1, 5});
+  const BroadcastPlan p = plan_of(s);
+  REQUIRE(dims_of(p) == std::vector<int64_t>{3, 4, 5});
+  BroadcastPlan copy = p;
+  for (int i = 0; i < 40; ++i) {
+    const int64_t want_even[] = {5, 0, 1}, want_odd[] = {0, 5, 1};
+    for (int k = 0; k < 3; ++k) CHECK(copy.stride(i, k) == (i % 2 ? want_odd : want_even)[k]);
+  }
+  // Replanned into the same plan with few strides, it is back inline.
+  const Shapes two{{{3, 4}, {4}}};
+  const auto v = two.view();
+  const int64_t out[] = {3, 4};
+  REQUIRE(plan_broadcast(2, v.data(), Shape{out, 2}, &copy) == Status::Ok);
+  CHECK(dims_of(copy) == std::vector<int64_t>{3, 4});
+  CHECK(copy.stride(0, 0) == 4);
+  CHECK(copy.stride(0, 1) == 1);
+  CHECK(copy.stride(1, 0) == 0);
+  CHECK(copy.stride(1, 1) == 1);
+}
+
 TEST_CASE("plan: scalars and all-ones shapes are a run of one") {
   const auto p = plan_of({{{}, {1, 1}}});
   CHECK(p.rank == 1);
-  CHECK(p.dims == std::vector<int64_t>{1});
+  CHECK(dims_of(p) == std::vector<int64_t>{1});
   CHECK(p.total == 1);
 }
 

@@ -43,14 +43,13 @@ int64_t decode_dim(fuzz::Reader& r) {
 // with numpy's index rule.
 void check_plan(const BroadcastPlan& plan, int n, const Shape* inputs, const Dims& out) {
   FUZZ_CHECK(plan.n_inputs == n, "plan.n_inputs %d vs %d", plan.n_inputs, n);
-  FUZZ_CHECK(plan.rank >= 1 && size_t(plan.rank) == plan.dims.size(), "plan.rank %d, dims %zu", plan.rank,
-             plan.dims.size());
-  FUZZ_CHECK(plan.strides.size() == size_t(n) * size_t(plan.rank), "strides size %zu", plan.strides.size());
+  FUZZ_CHECK(plan.rank >= 1 && plan.rank <= kMaxRank, "plan.rank %d", plan.rank);
   const int64_t total = fuzz::ref_count(out.data(), int(out.size()));
   FUZZ_CHECK(plan.total == total, "plan.total %lld vs %lld", (long long)plan.total, (long long)total);
   if (total == 0 || total > kMaxWalk) return;
   int64_t product = 1;
-  for (int64_t d : plan.dims) {
+  for (int k = 0; k < plan.rank; ++k) {
+    const int64_t d = plan.dims[k];
     FUZZ_CHECK(d >= 1, "plan dim %lld", (long long)d);
     product *= d;
   }
