@@ -246,18 +246,21 @@ export function checkPlainOut(op: string, dtype: DType, shape: readonly number[]
   }
   const start = data.byteOffset;
   const end = start + data.byteLength;
-  inputs.forEach((c, i) => {
-    const d = c.data;
-    if (!d || d.buffer !== data.buffer || d.byteLength === 0 || data.byteLength === 0) return;
-    if (d.byteOffset >= end || d.byteOffset + d.byteLength <= start) return;
-    if (d.byteOffset === start && d.byteLength === data.byteLength) return;
+  const buffer = data.buffer;
+  for (let i = 0; i < inputs.length; i++) {
+    const d = inputs[i].data;
+    if (!d || d.buffer !== buffer || d.byteLength === 0 || data.byteLength === 0) continue;
+    if (d.byteOffset >= end || d.byteOffset + d.byteLength <= start) continue;
+    if (d.byteOffset === start && d.byteLength === data.byteLength) continue;
     throw new OnnxOpsError('OVERLAP', op, i,
       'out overlaps this input\'s memory without being exactly it (results would overwrite values still to be read)');
-  });
+  }
   // Two SharedArrayBuffer objects may share memory (structuredClone, workers)
   // without JavaScript being able to tell: then the result is computed aside
-  // and copied into out at the end.
-  const shared = (b: ArrayBufferLike) => Object.prototype.toString.call(b) === '[object SharedArrayBuffer]'; // any realm
-  const staged = shared(data.buffer) && inputs.some((c) => c.data && shared(c.data.buffer) && c.data.buffer !== data.buffer);
+  // and copied into out at the end. (This realm's ArrayBuffers are not shared:
+  // the common case skips the tag test.)
+  const shared = (b: ArrayBufferLike) =>
+    !(b instanceof ArrayBuffer) && Object.prototype.toString.call(b) === '[object SharedArrayBuffer]'; // any realm
+  const staged = shared(buffer) && inputs.some((c) => c.data && shared(c.data.buffer) && c.data.buffer !== buffer);
   return { data, staged };
 }
