@@ -196,27 +196,37 @@ struct Half16Traits {
   // Fast path (see IeeeTraits): on NaN-free lanes of sign-magnitude numbers,
   // the max is the unsigned max when both are non-negative, and otherwise the
   // unsigned min (a non-negative operand is below any negative one as unsigned;
-  // of two negatives the smaller magnitude wins); +0 vs -0 gives +0. `flag` is
-  // the larger 2|x| of the operands (merged by unsigned max): above 2 inf's
-  // pattern means a NaN.
+  // of two negatives the smaller magnitude wins); +0 vs -0 gives +0.
+  // Flags: a NaN with the sign set is the largest unsigned pattern there is,
+  // so the unsigned max of a and b is above -inf's pattern iff one is such a
+  // NaN (hi); a NaN without the sign comes out as the result whatever the
+  // other operand (if that is no negative NaN), so the signed max of the
+  // results is above inf's pattern iff one was (pos). Both merged by max.
   static constexpr bool kFastMax = true;
-  using Flags = v128_t;
-  static v128_t vmax_fast(v128_t a, v128_t b, v128_t& flag) {
+  struct Flags {
+    v128_t hi, pos;  // zero-initialised
+  };
+  static v128_t vmax_fast(v128_t a, v128_t b, Flags& flags) {
     // min_u(a, b) = ~max_u(~a, ~b): flipping every bit of both lanes where
     // either is negative, and back, turns the unsigned max into that min.
     const v128_t negative = wasm_i16x8_shr(wasm_v128_or(a, b), 15);
-    flag = wasm_u16x8_max(wasm_i16x8_shl(a, 1), wasm_i16x8_shl(b, 1));
-    return wasm_v128_xor(wasm_u16x8_max(wasm_v128_xor(a, negative), wasm_v128_xor(b, negative)), negative);
-  }
-  static v128_t vmax3_fast(v128_t a, v128_t b, v128_t c, v128_t& flag) {
-    v128_t f;
-    const v128_t r = vmax_fast(vmax_fast(a, b, f), c, flag);
-    flag = merge(flag, f);
+    const v128_t r = wasm_v128_xor(wasm_u16x8_max(wasm_v128_xor(a, negative), wasm_v128_xor(b, negative)), negative);
+    flags = {wasm_u16x8_max(a, b), r};
     return r;
   }
-  static v128_t merge(v128_t f, v128_t g) { return wasm_u16x8_max(f, g); }
-  static bool suspicious(v128_t flags) {
-    return wasm_v128_any_true(wasm_u16x8_gt(flags, wasm_i16x8_splat(int16_t(uint16_t(kInfBits << 1)))));
+  static v128_t vmax3_fast(v128_t a, v128_t b, v128_t c, Flags& flags) {
+    Flags f;
+    const v128_t r = vmax_fast(vmax_fast(a, b, f), c, flags);
+    flags = merge(flags, f);
+    return r;
+  }
+  static Flags merge(const Flags& f, const Flags& g) {
+    return {wasm_u16x8_max(f.hi, g.hi), wasm_i16x8_max(f.pos, g.pos)};
+  }
+  static bool suspicious(const Flags& f) {
+    return wasm_v128_any_true(
+        wasm_v128_or(wasm_u16x8_gt(f.hi, wasm_i16x8_splat(int16_t(uint16_t(0x8000 | kInfBits)))),
+                     wasm_i16x8_gt(f.pos, wasm_i16x8_splat(int16_t(kInfBits)))));
   }
   static v128_t vrelu(v128_t x) {
     // +0 where x, read as int16, is at or below -inf's pattern (sign set, not NaN).
