@@ -40,6 +40,12 @@ constexpr auto has_fast_max(int) -> decltype(Tr::kFastMax) { return Tr::kFastMax
 template <class Tr>
 constexpr bool has_fast_max(long) { return false; }
 
+// Whether the simple Max loop runs two blocks per iteration (Tr::kUnrollMax).
+template <class Tr>
+constexpr auto unroll_max(int) -> decltype(Tr::kUnrollMax) { return Tr::kUnrollMax; }
+template <class Tr>
+constexpr bool unroll_max(long) { return false; }
+
 template <class T>
 inline v128_t splat_value(T x) {
   T lanes[16 / sizeof(T)];
@@ -162,8 +168,7 @@ ONNX_OPS_KERNEL void max_kernel(size_t n, const typename Tr::T* a, const typenam
     // The exact select of a float type with a repeated value (a rare case: a
     // NaN value, or a float16/bfloat16 one) goes one vector at a time (size).
     if constexpr (!has_fast_max<Tr>(0)) {
-      ONNX_OPS_VECTOR_LOOP
-      for (; n >= 4 * kLanes; n -= 4 * kLanes, a += da * 4 * kLanes, b += db * 4 * kLanes, out += 4 * kLanes) {
+      auto block = [&] {
         const v128_t r0 = Tr::vmax(va(0), vb(0));
         const v128_t r1 = Tr::vmax(va(1), vb(1));
         const v128_t r2 = Tr::vmax(va(2), vb(2));
@@ -172,6 +177,14 @@ ONNX_OPS_KERNEL void max_kernel(size_t n, const typename Tr::T* a, const typenam
         wasm_v128_store(out + kLanes, r1);
         wasm_v128_store(out + 2 * kLanes, r2);
         wasm_v128_store(out + 3 * kLanes, r3);
+      };
+      if constexpr (unroll_max<Tr>(0)) {
+        // pmax alone (a clean operand): two blocks per iteration, as Relu.
+        ONNX_OPS_RELU_LOOP
+        for (; n >= 4 * kLanes; n -= 4 * kLanes, a += da * 4 * kLanes, b += db * 4 * kLanes, out += 4 * kLanes) block();
+      } else {
+        ONNX_OPS_VECTOR_LOOP
+        for (; n >= 4 * kLanes; n -= 4 * kLanes, a += da * 4 * kLanes, b += db * 4 * kLanes, out += 4 * kLanes) block();
       }
     }
     ONNX_OPS_VECTOR_LOOP

@@ -159,6 +159,7 @@ struct IeeeCleanBTraits : IeeeTraits<F, Bits> {
   }
 #ifdef ONNX_OPS_VECTOR
   static constexpr bool kFastMax = false;
+  static constexpr bool kUnrollMax = true;  // one instruction per vector: the loop's own cost shows
   static v128_t vmax(v128_t a, v128_t b) { return IeeeLanes<F>::pmax(a, b); }
 #endif
 };
