@@ -6,7 +6,7 @@ import { type DType, DTYPE_INFO, type TypedArray, toDType } from './dtypes.js';
 import { type ErrorCode, OnnxOpsError, describe, showShape } from './errors.js';
 import { Heap, WasmTensor, freshArray } from './memory.js';
 import { type OpName, dtypesOfVersion, firstVersionWith, opVersion, supportedDtypes } from './opsets.js';
-import { type Kernel, SCRATCH_BYTES, runPlain } from './plain.js';
+import { type Kernel, type Part, SCRATCH_BYTES, runPlain } from './plain.js';
 import {
   type Checked, type PlainTensorLike, type Tensor, type TensorLike, broadcastChecked, checkFits, checkInput, checkOwnTensor,
   checkPlainOut, checkShape, elementCount, sameShape,
@@ -236,8 +236,7 @@ export class Ops {
     if (!(out instanceof WasmTensor) && checked.every((c) => !c.wasm)) {
       const target = out === undefined ? undefined : checkPlainOut(op, dtype, shape, size, out, checked, this.heap);
       const data = target === undefined || target.staged ? freshArray(dtype, size) : target.data; // written whole, or dropped
-      const parts = checked.map((c) => ({ data: c.data!, offset: 0, shape: c.shape, size: c.size }));
-      this.check(op, runPlain(this.heap, kernel, dtype, op, parts, shape, data));
+      this.check(op, runPlain(this.heap, kernel, dtype, op, checked as readonly Part[], shape, data)); // all plain: data set
       if (target?.staged) target.data.set(data as never);
       return { dtype, shape: [...shape], data: (out as TypedArray | undefined) ?? data }; // the caller's own array
     }

@@ -24,7 +24,7 @@ export type Kernel = (call: {
 /** An input (or the output) as a window of a typed array. */
 export interface Part {
   data: TypedArray;
-  offset: number; // in elements
+  offset?: number; // in elements (default 0)
   shape: readonly number[];
   size: number;
 }
@@ -57,12 +57,12 @@ function step(heap: Heap, kernel: Kernel, bytes: number, base: number, capacity:
     let at = base;
     const addresses: number[] = [];
     for (const p of inputs) {
-      heap.write(at, p.data, p.offset, p.size);
+      heap.write(at, p.data, p.offset ?? 0, p.size);
       addresses.push(at);
       at += align16(p.size * bytes);
     }
     const status = kernel({ inputs, addresses, outShape: out.shape, outAddress: at, size: out.size });
-    if (status === 0) heap.readInto(out.data, out.offset, at, out.size);
+    if (status === 0) heap.readInto(out.data, out.offset ?? 0, at, out.size);
     return status;
   }
   // Split along the output's leading axis. An input that spans it (same
@@ -86,10 +86,10 @@ function step(heap: Heap, kernel: Kernel, bytes: number, base: number, capacity:
     for (let r0 = 0; r0 < d0; r0 += rows) {
       const r = Math.min(rows, d0 - r0);
       const parts = inputs.map((p, i) => (spans[i]
-        ? { data: p.data, offset: p.offset + r0 * (p.size / d0), shape: [r, ...p.shape.slice(1)], size: r * (p.size / d0) }
+        ? { data: p.data, offset: (p.offset ?? 0) + r0 * (p.size / d0), shape: [r, ...p.shape.slice(1)], size: r * (p.size / d0) }
         : p));
       const status = step(heap, kernel, bytes, base, capacity, parts,
-        { data: out.data, offset: out.offset + r0 * restSize, shape: [r, ...rest], size: r * restSize });
+        { data: out.data, offset: (out.offset ?? 0) + r0 * restSize, shape: [r, ...rest], size: r * restSize });
       if (status !== 0) return status;
     }
     return 0;
@@ -98,11 +98,11 @@ function step(heap: Heap, kernel: Kernel, bytes: number, base: number, capacity:
   // each a problem of one rank less.
   for (let r = 0; r < d0; r++) {
     const parts = inputs.map((p, i) => {
-      if (spans[i]) return { data: p.data, offset: p.offset + r * (p.size / d0), shape: p.shape.slice(1), size: p.size / d0 };
+      if (spans[i]) return { data: p.data, offset: (p.offset ?? 0) + r * (p.size / d0), shape: p.shape.slice(1), size: p.size / d0 };
       return p.shape.length === rank ? { ...p, shape: p.shape.slice(1) } : p; // drop its leading 1
     });
     const status = step(heap, kernel, bytes, base, capacity, parts,
-      { data: out.data, offset: out.offset + r * restSize, shape: rest, size: restSize });
+      { data: out.data, offset: (out.offset ?? 0) + r * restSize, shape: rest, size: restSize });
     if (status !== 0) return status;
   }
   return 0;
