@@ -182,15 +182,16 @@ export function broadcastShapes(...shapes: (readonly number[])[]): number[] {
 
 /** The broadcast shape of checked inputs (may be one of their shapes: do not modify). */
 export function broadcastChecked(inputs: readonly { shape: readonly number[] }[], op: string): readonly number[] {
-  // Plain loops, no closures: this runs on every call of Max.
+  // Plain loops, no closures: this runs on every call of Max; the usual case,
+  // one shape, stays small enough to be inlined.
   const first = inputs.length > 0 ? inputs[0].shape : [];
-  let same = true;
-  let rank = first.length;
-  for (const c of inputs) {
-    same &&= sameShape(c.shape, first);
-    if (c.shape.length > rank) rank = c.shape.length;
-  }
-  if (same) return first;
+  for (let i = 1; i < inputs.length; i++) if (!sameShape(inputs[i].shape, first)) return broadcastMixed(inputs, op);
+  return first;
+}
+
+function broadcastMixed(inputs: readonly { shape: readonly number[] }[], op: string): number[] {
+  let rank = 0;
+  for (const c of inputs) rank = Math.max(rank, c.shape.length);
   const out: number[] = new Array<number>(rank).fill(1);
   for (let i = 0; i < inputs.length; i++) {
     const s = inputs[i].shape;
