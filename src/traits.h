@@ -53,6 +53,12 @@ struct IeeeLanes<float> {
   static v128_t is_pos_zero(v128_t x) { return wasm_i32x4_eq(x, wasm_i32x4_splat(0)); }
   // Lanes whose bits, read as a signed integer, are at or below -inf's pattern.
   static v128_t at_or_below_neg_inf(v128_t x) { return wasm_i32x4_lt(x, wasm_i32x4_splat(int32_t(0xff800000u) + 1)); }
+  // The -0 check of the fast Max path (see IeeeTraits): -0's pattern is the
+  // lowest int32, so the signed minimum of the results, kept as they are,
+  // holds it iff a result was -0. One instruction per vector.
+  static v128_t neg_zero_mark(v128_t r) { return r; }
+  static v128_t merge_neg_zero(v128_t x, v128_t y) { return wasm_i32x4_min(x, y); }
+  static v128_t saw_neg_zero(v128_t m) { return wasm_i32x4_eq(m, wasm_i32x4_splat(INT32_MIN)); }
 };
 template <>
 struct IeeeLanes<double> {
@@ -66,6 +72,12 @@ struct IeeeLanes<double> {
   static v128_t at_or_below_neg_inf(v128_t x) {
     return wasm_i64x2_lt(x, wasm_i64x2_splat(int64_t(0xfff0000000000000ull) + 1));
   }
+  // No 64-bit min in wasm, and a 32-bit one would also stop at any low word
+  // of 0x80000000 (an eighth of the doubles converted from float32): a mask
+  // of -0 results, merged by or. Two instructions per vector.
+  static v128_t neg_zero_mark(v128_t r) { return is_neg_zero(r); }
+  static v128_t merge_neg_zero(v128_t x, v128_t y) { return wasm_v128_or(x, y); }
+  static v128_t saw_neg_zero(v128_t m) { return m; }
 };
 #endif
 
@@ -96,20 +108,18 @@ struct IeeeTraits {
   // = (a < b ? b : a) is the max except where b is NaN (pmax keeps a) or
   // where the result is -0 (-0 against +0 keeps -0; a -0 that is right is
   // redone too, rarely worth a test of its own). A NaN a is already right:
-  // pmax returns it. A vector's Flags are its b and its result, with no
-  // instruction spent: merge sums the b's (the sum is NaN iff a b was, or,
-  // harmlessly, if infinities of both signs met) and keeps the lane-wise
-  // signed minimum of the results read as int32 lanes (INT32_MIN, the lowest
-  // int32, iff a result was -0; for float64 also, harmlessly, a few tiny
-  // negative subnormals and low words). A suspicious chunk is recomputed
-  // with vmax, so the fast result is used only where it is exact.
+  // pmax returns it. A vector's Flags are its b and a -0 mark of its result
+  // (IeeeLanes::neg_zero_mark): merge sums the b's (the sum is NaN iff a b
+  // was, or, harmlessly, if infinities of both signs met) and merges the
+  // marks. A suspicious chunk is recomputed with vmax, so the fast result is
+  // used only where it is exact.
   static constexpr bool kFastMax = true;
   struct Flags {
-    v128_t sum, low;  // zero-initialised: sum +0, low 0
+    v128_t sum, neg_zero;  // zero-initialised: sum +0, no mark
   };
   static v128_t vmax_fast(v128_t a, v128_t b, Flags& flags) {
     const v128_t r = L::pmax(a, b);
-    flags = {b, r};
+    flags = {b, L::neg_zero_mark(r)};
     return r;
   }
   // Three operands: pmax(pmax(a, b), c) returns the first maximal operand,
@@ -117,12 +127,14 @@ struct IeeeTraits {
   // operand may be +0).
   static v128_t vmax3_fast(v128_t a, v128_t b, v128_t c, Flags& flags) {
     const v128_t r = L::pmax(L::pmax(a, b), c);
-    flags = {L::add(b, c), r};
+    flags = {L::add(b, c), L::neg_zero_mark(r)};
     return r;
   }
-  static Flags merge(const Flags& f, const Flags& g) { return {L::add(f.sum, g.sum), wasm_i32x4_min(f.low, g.low)}; }
+  static Flags merge(const Flags& f, const Flags& g) {
+    return {L::add(f.sum, g.sum), L::merge_neg_zero(f.neg_zero, g.neg_zero)};
+  }
   static bool suspicious(const Flags& f) {
-    return wasm_v128_any_true(wasm_v128_or(L::ne(f.sum, f.sum), wasm_i32x4_eq(f.low, wasm_i32x4_splat(INT32_MIN))));
+    return wasm_v128_any_true(wasm_v128_or(L::ne(f.sum, f.sum), L::saw_neg_zero(f.neg_zero)));
   }
   // Read as integers, the values that become +0 (sign set and not NaN: -0
   // down to -inf) are exactly those at or below -inf's pattern; negative

@@ -102,13 +102,13 @@ TEST_CASE_TEMPLATE("max kernel: in place on either operand", Tr, ONNX_OPS_ALL_TR
 }
 
 TEST_CASE_TEMPLATE("max and max3 kernels: long runs, one special per run, in place or not", Tr, ONNX_OPS_ALL_TRAITS) {
-  // Several 1 KiB chunks of the fast path: a special value (NaN, -0, ...) in
+  // Several chunks of the fast path: a special value (NaN, -0, ...) in
   // one position makes only its chunk take the exact path; in place, the
   // other chunks are copied out of the stack buffer.
   using T = typename Tr::T;
   std::mt19937_64 rng(99);
   const auto sp = test::specials<Tr>();
-  const size_t chunk = 1024 / sizeof(T);
+  const size_t chunk = kFastMaxChunkBytes / sizeof(T);
   for (size_t n : {3 * chunk + 13, 2 * chunk, chunk - 1}) {
     for (int trial = 0; trial < 12; ++trial) {
       std::vector<T> a0(n), b0(n), c0(n);
@@ -136,6 +136,38 @@ TEST_CASE_TEMPLATE("max and max3 kernels: long runs, one special per run, in pla
           INFO("max2 n=" << n << " where=" << where << " i=" << i << " special at " << at);
           REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(a0[i], b0[i])));
         }
+      }
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("max kernels: specials scattered over a long run (chunks redone, small chunks, back to big)", Tr,
+                   ONNX_OPS_ALL_TRAITS) {
+  using T = typename Tr::T;
+  std::mt19937_64 rng(7);
+  const auto sp = test::specials<Tr>();
+  const size_t chunk = kFastMaxChunkBytes / sizeof(T);
+  const size_t n = 6 * chunk + 77;
+  for (size_t every : {size_t(97), chunk / 3, 2 * chunk + 5}) {
+    std::vector<T> a0 = test::random_vector<Tr>(rng, n), b0 = test::random_vector<Tr>(rng, n),
+                   c0 = test::random_vector<Tr>(rng, n);
+    for (size_t i = every / 2; i < n; i += every) ((i / every) % 3 == 0 ? a0 : (i / every) % 3 == 1 ? b0 : c0)[i] =
+        sp[rng() % sp.size()];
+    for (int where = 0; where < 3; ++where) {  // 0: separate output; 1, 2: over a, b
+      auto a = a0, b = b0, c = c0;
+      std::vector<T> sep(n);
+      T* out = where == 0 ? sep.data() : where == 1 ? a.data() : b.data();
+      max3_kernel<Tr>(n, a.data(), b.data(), c.data(), out);
+      for (size_t i = 0; i < n; ++i) {
+        INFO("max3 every=" << every << " where=" << where << " i=" << i);
+        REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(test::ref_max<Tr>(a0[i], b0[i]), c0[i])));
+      }
+      a = a0, b = b0;
+      out = where == 0 ? sep.data() : where == 1 ? a.data() : b.data();
+      max_kernel<Tr, false, false>(n, a.data(), b.data(), out);
+      for (size_t i = 0; i < n; ++i) {
+        INFO("max2 every=" << every << " where=" << where << " i=" << i);
+        REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(a0[i], b0[i])));
       }
     }
   }
