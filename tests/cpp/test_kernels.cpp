@@ -18,6 +18,42 @@ std::vector<typename Tr::T> with_guards(size_t n, std::mt19937_64& rng) {
   return test::random_vector<Tr>(rng, n + 2 * kGuard);
 }
 
+// The kGuard elements on each side of out[kGuard, kGuard + n) are as before.
+template <class T>
+void require_guards_kept(const std::vector<T>& out, const std::vector<T>& before, size_t n) {
+  for (size_t g = 0; g < kGuard; ++g) {
+    REQUIRE(test::same_bits(out[g], before[g]));
+    REQUIRE(test::same_bits(out[kGuard + n + g], before[kGuard + n + g]));
+  }
+}
+
+// Max-3 and Max-2 of a0, b0 (and c0) into a separate output and over each
+// operand in turn, against the scalar reference.
+template <class Tr>
+void check_max_and_max3_every_output(const std::vector<typename Tr::T>& a0, const std::vector<typename Tr::T>& b0,
+                                     const std::vector<typename Tr::T>& c0) {
+  using T = typename Tr::T;
+  const size_t n = a0.size();
+  for (int where = 0; where < 4; ++where) {  // 0: separate output; 1..3: over a, b, c
+    auto a = a0, b = b0, c = c0;
+    std::vector<T> sep(n);
+    T* out = where == 0 ? sep.data() : where == 1 ? a.data() : where == 2 ? b.data() : c.data();
+    max3_kernel<Tr>(n, a.data(), b.data(), c.data(), out);
+    for (size_t i = 0; i < n; ++i) {
+      INFO("max3 n=" << n << " where=" << where << " i=" << i);
+      REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(test::ref_max<Tr>(a0[i], b0[i]), c0[i])));
+    }
+    if (where == 3) continue;
+    a = a0, b = b0;
+    out = where == 0 ? sep.data() : where == 1 ? a.data() : b.data();
+    max_kernel<Tr, false, false>(n, a.data(), b.data(), out);
+    for (size_t i = 0; i < n; ++i) {
+      INFO("max2 n=" << n << " where=" << where << " i=" << i);
+      REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(a0[i], b0[i])));
+    }
+  }
+}
+
 template <class Tr, bool kA, bool kB>
 void check_max_variant(std::mt19937_64& rng) {
   using T = typename Tr::T;
@@ -32,10 +68,7 @@ void check_max_variant(std::mt19937_64& rng) {
       INFO("n=" << n << " i=" << i << " a_scalar=" << kA << " b_scalar=" << kB);
       REQUIRE(test::same_bits(out[kGuard + i], want));
     }
-    for (size_t g = 0; g < kGuard; ++g) {
-      REQUIRE(test::same_bits(out[g], before[g]));
-      REQUIRE(test::same_bits(out[kGuard + n + g], before[kGuard + n + g]));
-    }
+    require_guards_kept(out, before, n);
   }
 }
 
@@ -119,24 +152,8 @@ TEST_CASE_TEMPLATE("max and max3 kernels: long runs, one special per run, in pla
       }
       const size_t at = rng() % n;
       (trial % 3 == 0 ? a0 : trial % 3 == 1 ? b0 : c0)[at] = sp[rng() % sp.size()];
-      for (int where = 0; where < 4; ++where) {  // 0: separate output; 1..3: over a, b, c
-        auto a = a0, b = b0, c = c0;
-        std::vector<T> sep(n);
-        T* out = where == 0 ? sep.data() : where == 1 ? a.data() : where == 2 ? b.data() : c.data();
-        max3_kernel<Tr>(n, a.data(), b.data(), c.data(), out);
-        for (size_t i = 0; i < n; ++i) {
-          INFO("n=" << n << " where=" << where << " i=" << i << " special at " << at);
-          REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(test::ref_max<Tr>(a0[i], b0[i]), c0[i])));
-        }
-        if (where == 3) continue;
-        a = a0, b = b0;
-        out = where == 0 ? sep.data() : where == 1 ? a.data() : b.data();
-        max_kernel<Tr, false, false>(n, a.data(), b.data(), out);
-        for (size_t i = 0; i < n; ++i) {
-          INFO("max2 n=" << n << " where=" << where << " i=" << i << " special at " << at);
-          REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(a0[i], b0[i])));
-        }
-      }
+      INFO("special at " << at);
+      check_max_and_max3_every_output<Tr>(a0, b0, c0);
     }
   }
 }
@@ -153,23 +170,8 @@ TEST_CASE_TEMPLATE("max kernels: specials scattered over a long run (chunks redo
                    c0 = test::random_vector<Tr>(rng, n);
     for (size_t i = every / 2; i < n; i += every) ((i / every) % 3 == 0 ? a0 : (i / every) % 3 == 1 ? b0 : c0)[i] =
         sp[rng() % sp.size()];
-    for (int where = 0; where < 3; ++where) {  // 0: separate output; 1, 2: over a, b
-      auto a = a0, b = b0, c = c0;
-      std::vector<T> sep(n);
-      T* out = where == 0 ? sep.data() : where == 1 ? a.data() : b.data();
-      max3_kernel<Tr>(n, a.data(), b.data(), c.data(), out);
-      for (size_t i = 0; i < n; ++i) {
-        INFO("max3 every=" << every << " where=" << where << " i=" << i);
-        REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(test::ref_max<Tr>(a0[i], b0[i]), c0[i])));
-      }
-      a = a0, b = b0;
-      out = where == 0 ? sep.data() : where == 1 ? a.data() : b.data();
-      max_kernel<Tr, false, false>(n, a.data(), b.data(), out);
-      for (size_t i = 0; i < n; ++i) {
-        INFO("max2 every=" << every << " where=" << where << " i=" << i);
-        REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(a0[i], b0[i])));
-      }
-    }
+    INFO("a special every " << every);
+    check_max_and_max3_every_output<Tr>(a0, b0, c0);
   }
 }
 
@@ -212,10 +214,7 @@ TEST_CASE_TEMPLATE("max3 kernel: every length, with guards, against max(max(a, b
         INFO("n=" << n << " i=" << i);
         REQUIRE(test::same_bits(out[kGuard + i], want));
       }
-      for (size_t g = 0; g < kGuard; ++g) {
-        REQUIRE(test::same_bits(out[g], before[g]));
-        REQUIRE(test::same_bits(out[kGuard + n + g], before[kGuard + n + g]));
-      }
+      require_guards_kept(out, before, n);
     }
   }
 }
@@ -274,10 +273,7 @@ TEST_CASE_TEMPLATE("relu kernel: every length, specials, in place", Tr, ONNX_OPS
       const auto before = out;
       relu_kernel<Tr>(n, x.data(), out.data() + kGuard);
       for (size_t i = 0; i < n; ++i) REQUIRE(test::same_bits(out[kGuard + i], test::ref_relu<Tr>(x[i])));
-      for (size_t g = 0; g < kGuard; ++g) {
-        REQUIRE(test::same_bits(out[g], before[g]));
-        REQUIRE(test::same_bits(out[kGuard + n + g], before[kGuard + n + g]));
-      }
+      require_guards_kept(out, before, n);
       auto inplace = x;
       relu_kernel<Tr>(n, inplace.data(), inplace.data());
       for (size_t i = 0; i < n; ++i) REQUIRE(test::same_bits(inplace[i], test::ref_relu<Tr>(x[i])));
