@@ -49,7 +49,6 @@ struct IeeeLanes<float> {
   static v128_t ne(v128_t a, v128_t b) { return wasm_f32x4_ne(a, b); }
   static v128_t add(v128_t a, v128_t b) { return wasm_f32x4_add(a, b); }
   static v128_t pmax(v128_t a, v128_t b) { return wasm_f32x4_pmax(a, b); }
-  static v128_t is_neg_zero(v128_t x) { return wasm_i32x4_eq(x, wasm_i32x4_splat(INT32_MIN)); }
   static v128_t is_pos_zero(v128_t x) { return wasm_i32x4_eq(x, wasm_i32x4_splat(0)); }
   // Lanes whose bits, read as a signed integer, are at or below -inf's pattern.
   static v128_t at_or_below_neg_inf(v128_t x) { return wasm_i32x4_lt(x, wasm_i32x4_splat(int32_t(0xff800000u) + 1)); }
