@@ -21,13 +21,16 @@ export type Kernel = (call: {
   size: number;
 }) => number;
 
-/** An input (or the output) as a window of a typed array. */
+/** An input as a window of a typed array (the validated inputs are parts as they are). */
 export interface Part {
   data: TypedArray;
   offset?: number; // in elements (default 0)
   shape: readonly number[];
   size: number;
 }
+
+/** The output's window: its offset is always known. */
+type OutPart = Part & { offset: number };
 
 const align16 = (n: number): number => Math.ceil(n / 16) * 16; // no 32-bit bit ops: n may pass 2^31
 
@@ -51,7 +54,7 @@ function needed(inputs: readonly Part[], outSize: number, bytes: number): number
 }
 
 function step(heap: Heap, kernel: Kernel, bytes: number, base: number, capacity: number, inputs: readonly Part[],
-  out: Part): number {
+  out: OutPart): number {
   if (needed(inputs, out.size, bytes) <= capacity) {
     // Everything fits: copy in, run once, copy out.
     let at = base;
@@ -62,7 +65,7 @@ function step(heap: Heap, kernel: Kernel, bytes: number, base: number, capacity:
       at += align16(p.size * bytes);
     }
     const status = kernel({ inputs, addresses, outShape: out.shape, outAddress: at, size: out.size });
-    if (status === 0) heap.readInto(out.data, out.offset ?? 0, at, out.size);
+    if (status === 0) heap.readInto(out.data, out.offset, at, out.size);
     return status;
   }
   // Split along the output's leading axis. An input that spans it (same
@@ -89,7 +92,7 @@ function step(heap: Heap, kernel: Kernel, bytes: number, base: number, capacity:
         ? { data: p.data, offset: (p.offset ?? 0) + r0 * (p.size / d0), shape: [r, ...p.shape.slice(1)], size: r * (p.size / d0) }
         : p));
       const status = step(heap, kernel, bytes, base, capacity, parts,
-        { data: out.data, offset: (out.offset ?? 0) + r0 * restSize, shape: [r, ...rest], size: r * restSize });
+        { data: out.data, offset: out.offset + r0 * restSize, shape: [r, ...rest], size: r * restSize });
       if (status !== 0) return status;
     }
     return 0;
@@ -102,7 +105,7 @@ function step(heap: Heap, kernel: Kernel, bytes: number, base: number, capacity:
       return p.shape.length === rank ? { ...p, shape: p.shape.slice(1) } : p; // drop its leading 1
     });
     const status = step(heap, kernel, bytes, base, capacity, parts,
-      { data: out.data, offset: (out.offset ?? 0) + r * restSize, shape: rest, size: restSize });
+      { data: out.data, offset: out.offset + r * restSize, shape: rest, size: restSize });
     if (status !== 0) return status;
   }
   return 0;
