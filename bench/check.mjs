@@ -73,7 +73,7 @@ export async function checkWorkloads(ops, opts = {}) {
   let cases = 0;
   const fail = (f) => failures.push(f);
 
-  // Is the plain-path `{ out }` option (typed-array inputs, wasm tensor output) available?
+  // Is `{ out }` with a wasm tensor beside typed-array inputs available?
   let plainOut = true;
   try {
     const o = ops.tensor('float32', [2]);
@@ -118,6 +118,14 @@ export async function checkWorkloads(ops, opts = {}) {
           ...(shapes.every((s) => s.length === 1) && dtype !== 'float16' && dtype !== 'bfloat16' ? {
             bare: () => compareOutputs(dtype, expected, call(inputs.map((t) => t.data))?.data, mode),
           } : {}),
+          'array-out': () => {
+            // the plain path into the caller's typed array: every stale byte overwritten
+            const o = new ARRAY_TYPES[dtype](sizeOf(outShape));
+            new Uint8Array(o.buffer).fill(0xa5);
+            const r = call(inputs, { out: o });
+            if (r?.data !== o) return { reason: 'did not return the out array as its data' };
+            return compareOutputs(dtype, expected, o, mode);
+          },
           ...(plainOut ? {
             'plain+out': () => {
               const o = ops.tensor(dtype, outShape);
