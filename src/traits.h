@@ -206,24 +206,25 @@ struct Half16Traits {
     return wasm_v128_bitselect(b, a, take_b);
   }
   // Fast path (see IeeeTraits): on NaN-free lanes of sign-magnitude numbers,
-  // the max is the unsigned max when both are non-negative, and otherwise the
-  // unsigned min (a non-negative operand is below any negative one as unsigned;
-  // of two negatives the smaller magnitude wins); +0 vs -0 gives +0.
+  // with hi and lo the unsigned max and min of a and b: when both are
+  // non-negative (hi is), the max is hi; otherwise it is lo (a non-negative
+  // operand is below any negative one as unsigned; of two negatives the
+  // smaller magnitude wins). So max = max_u(lo, max_s(hi, 0)): the signed max
+  // with zero keeps a non-negative hi and turns a negative one into 0, below
+  // any lo. +0 vs -0 gives +0. Four instructions; hi serves the flags too.
   // Flags: a NaN with the sign set is the largest unsigned pattern there is,
-  // so the unsigned max of a and b is above -inf's pattern iff one is such a
-  // NaN (hi); a NaN without the sign comes out as the result whatever the
-  // other operand (if that is no negative NaN), so the signed max of the
-  // results is above inf's pattern iff one was (pos). Both merged by max.
+  // so hi is above -inf's pattern iff one is such a NaN (hi); a NaN without
+  // the sign comes out as the result whatever the other operand (if that is
+  // no negative NaN), so the signed max of the results is above inf's pattern
+  // iff one was (pos). Both merged by max.
   static constexpr bool kFastMax = true;
   struct Flags {
     v128_t hi, pos;  // zero-initialised
   };
   static v128_t vmax_fast(v128_t a, v128_t b, Flags& flags) {
-    // min_u(a, b) = ~max_u(~a, ~b): flipping every bit of both lanes where
-    // either is negative, and back, turns the unsigned max into that min.
-    const v128_t negative = wasm_i16x8_shr(wasm_v128_or(a, b), 15);
-    const v128_t r = wasm_v128_xor(wasm_u16x8_max(wasm_v128_xor(a, negative), wasm_v128_xor(b, negative)), negative);
-    flags = {wasm_u16x8_max(a, b), r};
+    const v128_t hi = wasm_u16x8_max(a, b);
+    const v128_t r = wasm_u16x8_max(wasm_u16x8_min(a, b), wasm_i16x8_max(hi, wasm_i16x8_splat(0)));
+    flags = {hi, r};
     return r;
   }
   static v128_t vmax3_fast(v128_t a, v128_t b, v128_t c, Flags& flags) {
