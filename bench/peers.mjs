@@ -166,7 +166,8 @@ export { COPY_WASM };
  * R bytes in and W bytes out, copy (R + W) / 2 bytes.
  *
  * prepare(len, placement) offers COPY_PLACEMENTS placements of source and
- * destination (shifted by a page and a cache line each): on this kind of VM a
+ * destination (shifted by a page and a cache line each, the destination by
+ * 1 KiB more, so their distance differs too): on this kind of VM a
  * copy of a few hundred KB is sometimes twice as slow in one placement as in
  * another, and the limit is the fastest (run.mjs keeps the best of them).
  */
@@ -177,7 +178,11 @@ export async function createCopyLimit() {
   const { memory, copy } = instance.exports;
   let capacity = 0;
   const align = (x) => Math.ceil(x / 64) * 64;
-  const span = (len) => align(len) + COPY_PLACEMENTS * PLACEMENT_STEP;
+  // Each placement also moves the destination against the source (by a
+  // further 1 KiB + 64 bytes), so the placements differ in their distance
+  // modulo the page as well.
+  const step = (placement) => placement * (PLACEMENT_STEP + 1088);
+  const span = (len) => align(len) + step(COPY_PLACEMENTS);
   function prepare(len, placement = 0) {
     const need = 2 * span(len) + 64;
     if (memory.buffer.byteLength < need) memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65536));
@@ -189,7 +194,7 @@ export async function createCopyLimit() {
       capacity = len;
     }
     const src = placement * PLACEMENT_STEP;
-    const dst = span(len) + src;
+    const dst = span(len) + step(placement);
     return () => copy(dst, src, len);
   }
   return {
