@@ -251,6 +251,31 @@ struct Half16Traits {
 using Float16Traits = Half16Traits<0x7c00>;
 using Bfloat16Traits = Half16Traits<0x7f80>;
 
+// Max(a, b) for a repeated b that is no NaN (max_with_value in ops.cpp): the
+// fast formula above is exact then, but for an a that is a NaN with the sign
+// set (it yields b). Read as int16, those a are exactly the negative ones
+// above -inf's pattern; a & (a > -inf) keeps them and the non-negative a, and
+// an unsigned max with the result lets them through: a non-negative a is never
+// above the max as unsigned. Seven instructions per vector, no checks.
+template <uint16_t kInfBits>
+struct Half16NonNanBTraits : Half16Traits<kInfBits> {
+#ifdef ONNX_OPS_VECTOR
+  static constexpr bool kFastMax = false;
+  static v128_t vmax(v128_t a, v128_t b) {
+    typename Half16Traits<kInfBits>::Flags unused;
+    const v128_t r = Half16Traits<kInfBits>::vmax_fast(a, b, unused);
+    const v128_t above_minus_inf = wasm_i16x8_gt(a, wasm_i16x8_splat(int16_t(0x8000 | kInfBits)));
+    return wasm_u16x8_max(r, wasm_v128_and(a, simd_opaque(above_minus_inf)));
+  }
+#endif
+};
+template <class Tr>
+struct NonNanBOf;
+template <uint16_t kInfBits>
+struct NonNanBOf<Half16Traits<kInfBits>> {
+  using type = Half16NonNanBTraits<kInfBits>;
+};
+
 // ---- integers ---------------------------------------------------------------
 
 template <class I>

@@ -190,6 +190,34 @@ TEST_CASE_TEMPLATE("Max with a reused row or a repeated value: the pmax shortcut
   }
 }
 
+TEST_CASE("Max of float16/bfloat16 with a repeated value: every bit pattern against every special, both orders") {
+  // [65536] with [] (and [] with [65536]): a non-NaN value takes the
+  // seven-instruction select (Half16NonNanBTraits), +0 the Relu kernel, a NaN
+  // the scalar loop; every x, NaNs of either sign and every payload included.
+  auto run = [](auto traits) {
+    using Tr = decltype(traits);
+    std::vector<uint16_t> all(65536), out(65536);
+    for (size_t i = 0; i < all.size(); ++i) all[i] = uint16_t(i);
+    const Dims n_dims{65536}, scalar_dims{};
+    for (uint16_t v : test::specials<Tr>()) {
+      for (int value_first = 0; value_first < 2; ++value_first) {
+        const void* ptrs[2] = {value_first ? static_cast<const void*>(&v) : all.data(),
+                               value_first ? static_cast<const void*>(all.data()) : &v};
+        const Shape views[2] = {value_first ? Shape{scalar_dims.data(), 0} : Shape{n_dims.data(), 1},
+                                value_first ? Shape{n_dims.data(), 1} : Shape{scalar_dims.data(), 0}};
+        REQUIRE(max_forward(int32_t(test::dtype_of<Tr>()), 2, ptrs, views, out.data(), Shape{n_dims.data(), 1}) ==
+                Status::Ok);
+        for (size_t i = 0; i < all.size(); ++i) {
+          INFO("value=" << v << " value_first=" << value_first << " x=" << i);
+          REQUIRE(out[i] == (value_first ? test::ref_max<Tr>(v, all[i]) : test::ref_max<Tr>(all[i], v)));
+        }
+      }
+    }
+  };
+  run(Float16Traits{});
+  run(Bfloat16Traits{});
+}
+
 TEST_CASE("Max errors: no inputs, unknown dtype, incompatible shapes, wrong output shape") {
   const Dims a{2, 3}, b{4}, o{2, 3};
   float x[6] = {}, y[4] = {}, out[6];
