@@ -90,15 +90,37 @@ using Max3RunFn = void (*)(size_t n, const void* a, const void* b, const void* c
 // For a row that every output row reuses (Max [R, C] with [C]): whether it
 // is clean (no NaN, no +0: IeeeCleanBTraits), and out = max(x, clean row),
 // where pmax alone is exact. Checked once per call, then each row is a
-// one-instruction-per-vector pass.
+// one-instruction-per-vector pass: `rows` consecutive rows of x (and out) in
+// one loop, with no call per row (a call per 1024-float row cost a tenth).
 template <class Tr>
 bool clean_row(size_t n, const void* row) {
   return CleanOf<Tr>::clean_all(n, static_cast<const typename Tr::T*>(row));
 }
 template <class Tr>
-void max_clean_row_run(size_t n, const void* x, const void* row, void* out) {
+ONNX_OPS_KERNEL void max_clean_rows_run(size_t rows, size_t len, const void* x_v, const void* row_v, void* out_v) {
   using T = typename Tr::T;
-  max_kernel<CleanOf<Tr>, false, false>(n, static_cast<const T*>(x), static_cast<const T*>(row), static_cast<T*>(out));
+  const T* x = static_cast<const T*>(x_v);
+  T* out = static_cast<T*>(out_v);
+  for (; rows > 0; --rows) {
+    const T* r = static_cast<const T*>(row_v);
+    size_t i = 0;
+#ifdef ONNX_OPS_VECTOR
+    constexpr size_t kLanes = 16 / sizeof(T);
+    auto one = [&](size_t k) { return IeeeLanes<T>::pmax(wasm_v128_load(x + k * kLanes), wasm_v128_load(r + k * kLanes)); };
+    ONNX_OPS_VECTOR_LOOP
+    for (; i + 4 * kLanes <= len; i += 4 * kLanes, x += 4 * kLanes, r += 4 * kLanes, out += 4 * kLanes) {
+      const v128_t r0 = one(0), r1 = one(1), r2 = one(2), r3 = one(3);
+      wasm_v128_store(out, r0);
+      wasm_v128_store(out + kLanes, r1);
+      wasm_v128_store(out + 2 * kLanes, r2);
+      wasm_v128_store(out + 3 * kLanes, r3);
+    }
+    ONNX_OPS_VECTOR_LOOP
+    for (; i + kLanes <= len; i += kLanes, x += kLanes, r += kLanes, out += kLanes) wasm_v128_store(out, one(0));
+#endif
+    ONNX_OPS_SCALAR_LOOP
+    for (; i < len; ++i) *out++ = CleanOf<Tr>::max1(*x++, *r++);
+  }
 }
 
 // Element size and run functions of a dtype.
@@ -107,7 +129,7 @@ struct MaxOps {
   MaxRunFn run;
   Max3RunFn run3;                                                // null: no fused kernel
   bool (*clean_row)(size_t n, const void* row);                 // null: no clean-row kernel
-  void (*run_clean_row)(size_t n, const void* x, const void* row, void* out);
+  void (*run_clean_rows)(size_t rows, size_t len, const void* x, const void* row, void* out);
 };
 
 // One inner run of the output: all inputs, each at its own base address.
@@ -182,22 +204,22 @@ void max_exec(const BroadcastPlan& plan, const void* const* inputs, void* out_v,
   const int64_t outer = plan.total / int64_t(len);
   // Max of two where one input is a single row reused by every output row
   // (contiguous inner run, stride 0 on every outer dim): if that row is clean,
-  // every row is max(other, row) by pmax, exact (the operands commute, as
-  // the row holds no NaN).
-  int row_input = -1;
-  if (n == 2 && ops.clean_row && outer > 1) {
-    for (int i = 1; i >= 0 && row_input < 0; --i) {
-      bool reused = !scalar[size_t(i)];
-      for (int k = 0; reused && k < outer_rank; ++k) reused = plan.stride(i, k) == 0;
-      if (reused && ops.clean_row(len, base[size_t(i)])) row_input = i;
+  // every row is max(other, row) by pmax, exact (the operands commute, as the
+  // row holds no NaN), all rows in one call. The other input then has the
+  // output's shape (the planner drops size-1 dims, so every outer extent is
+  // its own), i.e. its rows follow each other: [R, C] with [C].
+  if (n == 2 && ops.clean_row && outer > 1 && !scalar[0] && !scalar[1]) {
+    for (int i = 1; i >= 0; --i) {
+      bool ok = true;
+      for (int k = 0; ok && k < outer_rank; ++k) ok = plan.stride(i, k) == 0;
+      if (ok && ops.clean_row(len, base[size_t(i)])) {
+        ops.run_clean_rows(size_t(outer), len, base[size_t(1 - i)], base[size_t(i)], out);
+        return;
+      }
     }
   }
   for (int64_t o = 0; o < outer; ++o) {
-    if (row_input >= 0 && !scalar[size_t(1 - row_input)]) {
-      ops.run_clean_row(len, base[size_t(1 - row_input)], base[size_t(row_input)], out);
-    } else {
-      max_inner(len, n, base.data(), scalar.data(), out, ops);
-    }
+    max_inner(len, n, base.data(), scalar.data(), out, ops);
     out += len * esize;
     // Step the odometer over the outer dims, moving every input's base.
     for (int k = outer_rank - 1; k >= 0; --k) {
@@ -259,7 +281,7 @@ static MaxOps max_ops_for(int32_t dtype) {
     if constexpr (kIeee<Tr>) {
       ops.run3 = &max3_run<Tr>;
       ops.clean_row = &clean_row<Tr>;
-      ops.run_clean_row = &max_clean_row_run<Tr>;
+      ops.run_clean_rows = &max_clean_rows_run<Tr>;
     }
   });
   return ops;
