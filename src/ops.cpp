@@ -40,7 +40,7 @@ ONNX_OPS_KERNEL void max_with_value(size_t n, const typename Tr::T* x, const typ
   }
   if constexpr (std::is_same_v<Tr, Float16Traits> || std::is_same_v<Tr, Bfloat16Traits>) {
     if (!Tr::isnan1(*s)) {  // Half16NonNanBTraits: exact without checks
-      max_kernel<typename NonNanBOf<Tr>::type, false, true>(n, x, s, out);
+      max_kernel<Half16NonNanBTraits<Tr::kInf>, false, true>(n, x, s, out);
     } else {  // a NaN value (rare): it is the result wherever x is no NaN
       ONNX_OPS_SCALAR_LOOP
       for (size_t i = 0; i < n; ++i) out[i] = Tr::isnan1(x[i]) ? x[i] : *s;

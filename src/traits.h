@@ -182,6 +182,7 @@ struct IeeeCleanBTraits : IeeeTraits<F, Bits> {
 template <uint16_t kInfBits>
 struct Half16Traits {
   using T = uint16_t;
+  static constexpr uint16_t kInf = kInfBits;
   static bool isnan1(T u) { return (u & 0x7fff) > kInfBits; }
   static int16_t key1(T u) {
     const int16_t s = static_cast<int16_t>(u);
@@ -268,12 +269,6 @@ struct Half16NonNanBTraits : Half16Traits<kInfBits> {
     return wasm_u16x8_max(r, wasm_v128_and(a, simd_opaque(above_minus_inf)));
   }
 #endif
-};
-template <class Tr>
-struct NonNanBOf;
-template <uint16_t kInfBits>
-struct NonNanBOf<Half16Traits<kInfBits>> {
-  using type = Half16NonNanBTraits<kInfBits>;
 };
 
 // ---- integers ---------------------------------------------------------------
