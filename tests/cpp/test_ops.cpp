@@ -99,6 +99,28 @@ void check_random_max(std::mt19937_64& rng, bool in_place) {
   }
 }
 
+// Max of x ([n]) with one repeated value v ([]), v second and then first,
+// through max_forward, against the reference bit for bit.
+template <class Tr>
+void check_max_with_value(const std::vector<typename Tr::T>& x, typename Tr::T v) {
+  using T = typename Tr::T;
+  const Dims n_dims{int64_t(x.size())}, scalar_dims{};
+  std::vector<T> out(x.size());
+  for (int value_first = 0; value_first < 2; ++value_first) {
+    const void* ptrs[2] = {value_first ? static_cast<const void*>(&v) : x.data(),
+                           value_first ? static_cast<const void*>(x.data()) : &v};
+    const Shape views[2] = {value_first ? Shape{scalar_dims.data(), 0} : Shape{n_dims.data(), 1},
+                            value_first ? Shape{n_dims.data(), 1} : Shape{scalar_dims.data(), 0}};
+    REQUIRE(max_forward(int32_t(test::dtype_of<Tr>()), 2, ptrs, views, out.data(), Shape{n_dims.data(), 1}) ==
+            Status::Ok);
+    for (size_t i = 0; i < x.size(); ++i) {
+      const T want = value_first ? test::ref_max<Tr>(v, x[i]) : test::ref_max<Tr>(x[i], v);
+      INFO("value_first=" << value_first << " i=" << i);
+      REQUIRE(test::same_bits(out[i], want));
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE_TEMPLATE("Max of random broadcast shapes matches the naive reference", Tr, ONNX_OPS_ALL_TRAITS) {
@@ -172,22 +194,7 @@ TEST_CASE_TEMPLATE("Max with a reused row or a repeated value: the pmax shortcut
       }
     }
   }
-  for (T v : sp) {  // a repeated value: every special, both orders
-    const auto x = test::random_vector<Tr>(rng, 67);
-    const Dims n_dims{67}, scalar_dims{};
-    for (int value_first = 0; value_first < 2; ++value_first) {
-      const void* ptrs[2] = {value_first ? static_cast<const void*>(&v) : x.data(), value_first ? static_cast<const void*>(x.data()) : &v};
-      const Shape views[2] = {value_first ? Shape{scalar_dims.data(), 0} : Shape{n_dims.data(), 1},
-                              value_first ? Shape{n_dims.data(), 1} : Shape{scalar_dims.data(), 0}};
-      std::vector<T> out(67);
-      REQUIRE(max_forward(int32_t(test::dtype_of<Tr>()), 2, ptrs, views, out.data(), Shape{n_dims.data(), 1}) == Status::Ok);
-      for (size_t i = 0; i < 67; ++i) {
-        const T want = value_first ? test::ref_max<Tr>(v, x[i]) : test::ref_max<Tr>(x[i], v);
-        INFO("value_first=" << value_first << " i=" << i);
-        REQUIRE(test::same_bits(out[i], want));
-      }
-    }
-  }
+  for (T v : sp) check_max_with_value<Tr>(test::random_vector<Tr>(rng, 67), v);  // a repeated value: every special
 }
 
 TEST_CASE("Max of float16/bfloat16 with a repeated value: every bit pattern against every special, both orders") {
@@ -196,22 +203,11 @@ TEST_CASE("Max of float16/bfloat16 with a repeated value: every bit pattern agai
   // the scalar loop; every x, NaNs of either sign and every payload included.
   auto run = [](auto traits) {
     using Tr = decltype(traits);
-    std::vector<uint16_t> all(65536), out(65536);
+    std::vector<uint16_t> all(65536);
     for (size_t i = 0; i < all.size(); ++i) all[i] = uint16_t(i);
-    const Dims n_dims{65536}, scalar_dims{};
     for (uint16_t v : test::specials<Tr>()) {
-      for (int value_first = 0; value_first < 2; ++value_first) {
-        const void* ptrs[2] = {value_first ? static_cast<const void*>(&v) : all.data(),
-                               value_first ? static_cast<const void*>(all.data()) : &v};
-        const Shape views[2] = {value_first ? Shape{scalar_dims.data(), 0} : Shape{n_dims.data(), 1},
-                                value_first ? Shape{n_dims.data(), 1} : Shape{scalar_dims.data(), 0}};
-        REQUIRE(max_forward(int32_t(test::dtype_of<Tr>()), 2, ptrs, views, out.data(), Shape{n_dims.data(), 1}) ==
-                Status::Ok);
-        for (size_t i = 0; i < all.size(); ++i) {
-          INFO("value=" << v << " value_first=" << value_first << " x=" << i);
-          REQUIRE(out[i] == (value_first ? test::ref_max<Tr>(v, all[i]) : test::ref_max<Tr>(all[i], v)));
-        }
-      }
+      INFO("value=" << v);
+      check_max_with_value<Tr>(all, v);
     }
   };
   run(Float16Traits{});
