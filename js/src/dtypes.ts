@@ -102,15 +102,17 @@ export function typedArrayKind(x: unknown): string | undefined {
 
 /**
  * A view of this realm's `array` class over exactly the memory of typed array
- * `x` (same buffer, offset and element count, read from internal slots).
- * Throws a TypeError when x's buffer is detached.
+ * `x` (same buffer, offset and element count, read from internal slots), or a
+ * copy of that memory when it lies in `copyFrom` (wasm memory, which a call
+ * may grow, detaching the view). Throws a TypeError when x's buffer is detached.
  */
-export function standardView(x: ArrayBufferView, array: TypedArrayConstructor): TypedArray {
+export function standardView(x: ArrayBufferView, array: TypedArrayConstructor, copyFrom?: ArrayBufferLike): TypedArray {
   const buffer = getBuffer.call(x) as ArrayBufferLike;
   const offset = getByteOffset.call(x) as number;
   const length = getLength.call(x) as number;
   if (length === 0) new Uint8Array(buffer, 0, 0); // throws when detached
-  return new array(buffer, offset, length);
+  const view = new array(buffer, offset, length);
+  return buffer === copyFrom ? view.slice() : view;
 }
 
 const KIND_DTYPE = new Map<string, DType>([

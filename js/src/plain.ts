@@ -49,7 +49,7 @@ export function runPlain(heap: Heap, kernel: Kernel, dtype: DType, op: string, i
 
 function needed(inputs: readonly Part[], outSize: number, bytes: number): number {
   let n = align16(outSize * bytes);
-  for (const p of inputs) n += align16(p.size * bytes);
+  for (let i = 0; i < inputs.length; i++) n += align16(inputs[i].size * bytes);
   return n;
 }
 
@@ -59,7 +59,8 @@ function step(heap: Heap, kernel: Kernel, bytes: number, base: number, capacity:
     // Everything fits: copy in, run once, copy out.
     let at = base;
     const addresses: number[] = [];
-    for (const p of inputs) {
+    for (let i = 0; i < inputs.length; i++) {
+      const p = inputs[i];
       heap.write(at, p.data, p.offset ?? 0, p.size);
       addresses.push(at);
       at += align16(p.size * bytes);

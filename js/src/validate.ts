@@ -72,7 +72,8 @@ export function checkShape(shape: unknown, op: string, input?: InputRef): { shap
 /** The product of the dims: 0 for any empty shape, even when the others overflow (Infinity * 0 is NaN). */
 export function elementCount(shape: readonly number[]): number {
   let size = 1;
-  for (const d of shape) {
+  for (let k = 0; k < shape.length; k++) {
+    const d = shape[k];
     if (d === 0) return 0; // empty, whatever the other dims are
     size *= d;
   }
@@ -97,9 +98,11 @@ function holds(dtype: DType, kind: string): boolean {
 /**
  * The dtype's storage array over exactly the bytes of `data`, as a fresh view
  * of this realm's standard class (so subclasses, null prototypes and other
- * realms cannot change what is read), or an error.
+ * realms cannot change what is read), or an error. With `owner`, data that is
+ * a view of its wasm memory (e.g. a tensor's .data) is copied out: the call
+ * may grow the memory, which would detach it.
  */
-export function storageOf(data: unknown, dtype: DType, op: string, input: InputRef): TypedArray {
+export function storageOf(data: unknown, dtype: DType, op: string, input: InputRef, owner?: Heap): TypedArray {
   const kind = typedArrayKind(data);
   const want = DTYPE_INFO[dtype].array;
   if (kind === undefined || !holds(dtype, kind)) {
@@ -110,25 +113,12 @@ export function storageOf(data: unknown, dtype: DType, op: string, input: InputR
       `data for ${dtype} must be a ${want.name}${extra}, got ${kind ?? describe(data)}`);
   }
   try {
-    return standardView(data as ArrayBufferView, want);
+    return standardView(data as ArrayBufferView, want, owner?.module.HEAPU8.buffer);
   } catch {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, input, 'the data\'s ArrayBuffer is detached');
   }
 }
 
-/**
- * A plain input's data, copied out of wasm memory when it is a view of this
- * instance's heap (e.g. a tensor's .data): the call may grow the memory, which
- * would detach it.
- */
-function offHeap(data: TypedArray, owner: Heap | undefined): TypedArray {
-  return owner && data.buffer === owner.module.HEAPU8.buffer ? data.slice() : data;
-}
-
-/**
- * Validates one input of an op: a tensor-like of any accepted form. Reads
- * nothing but the fields; never modifies the caller's data.
- */
 /** Checks that a wasm tensor belongs to `owner` and is not disposed. */
 export function checkOwnTensor(x: WasmTensor, op: string, input: InputRef, owner: Heap | undefined): void {
   if (x.heap !== owner) {
@@ -137,17 +127,21 @@ export function checkOwnTensor(x: WasmTensor, op: string, input: InputRef, owner
   x.assertLive(op, input);
 }
 
+/**
+ * Validates one input of an op: a tensor-like of any accepted form. Reads
+ * nothing but the fields; never modifies the caller's data.
+ */
 export function checkInput(x: unknown, op: string, input: InputRef, owner: Heap | undefined): Checked {
   if (x instanceof WasmTensor) {
     checkOwnTensor(x, op, input, owner);
     return { dtype: x.dtype, shape: x.shape, size: x.size, wasm: x };
   }
-  if (typedArrayKind(x) !== undefined || ArrayBuffer.isView(x)) {
+  if (ArrayBuffer.isView(x)) { // typed arrays of any realm, and DataViews
     const dtype = dtypeOfArray(x as ArrayBufferView);
     if (dtype === undefined) {
       throw new OnnxOpsError('INVALID_ARGUMENT', op, input, `${describe(x)} is not a typed array of a supported dtype`);
     }
-    const data = offHeap(storageOf(x, dtype, op, input), owner);
+    const data = storageOf(x, dtype, op, input, owner);
     checkFits(dtype, [data.length], data.length, op, input);
     return { dtype, shape: [data.length], size: data.length, data };
   }
@@ -163,7 +157,7 @@ export function checkInput(x: unknown, op: string, input: InputRef, owner: Heap 
   }
   const dtype = toDType(ort ? t.type : t.dtype, op, input);
   const { shape, size } = checkShape(ort ? t.dims : t.shape, op, input);
-  const data = offHeap(storageOf(t.data, dtype, op, input), owner);
+  const data = storageOf(t.data, dtype, op, input, owner);
   if (data.length !== size) {
     throw new OnnxOpsError('DATA_LENGTH', op, input,
       `data has ${data.length} elements but shape ${showShape(shape)} needs ${size}`);
@@ -191,8 +185,9 @@ export function broadcastChecked(inputs: readonly { shape: readonly number[] }[]
 
 function broadcastMixed(inputs: readonly { shape: readonly number[] }[], op: string): number[] {
   let rank = 0;
-  for (const c of inputs) rank = Math.max(rank, c.shape.length);
-  const out: number[] = new Array<number>(rank).fill(1);
+  for (let i = 0; i < inputs.length; i++) rank = Math.max(rank, inputs[i].shape.length);
+  const out: number[] = []; // packed (new Array(rank) would be holey: slower to read)
+  for (let k = 0; k < rank; k++) out.push(1);
   for (let i = 0; i < inputs.length; i++) {
     const s = inputs[i].shape;
     const offset = rank - s.length;
