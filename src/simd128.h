@@ -126,6 +126,9 @@ inline v128_t wasm_i32x4_min(v128_t a, v128_t b) {
   return onnx_ops_emul::map2<int32_t>(a, b, [](int32_t x, int32_t y) { return x < y ? x : y; });
 }
 ONNX_OPS_EMUL_MAX(wasm_u32x4_max, uint32_t)
+inline v128_t wasm_u32x4_min(v128_t a, v128_t b) {
+  return onnx_ops_emul::map2<uint32_t>(a, b, [](uint32_t x, uint32_t y) { return x < y ? x : y; });
+}
 #undef ONNX_OPS_EMUL_MAX
 
 #define ONNX_OPS_EMUL_CMP(name, L, op) \

@@ -58,6 +58,12 @@ struct IeeeLanes<float> {
   static v128_t neg_zero_mark(v128_t r) { return r; }
   static v128_t merge_neg_zero(v128_t x, v128_t y) { return wasm_i32x4_min(x, y); }
   static v128_t saw_neg_zero(v128_t m) { return wasm_i32x4_eq(m, wasm_i32x4_splat(INT32_MIN)); }
+  // The +0 check of a clean-row scan: +0's pattern is the lowest uint32, so
+  // the unsigned minimum of the values holds 0 iff one was +0.
+  static v128_t pos_zero_init() { return wasm_i32x4_splat(-1); }
+  static v128_t pos_zero_mark(v128_t x) { return x; }
+  static v128_t merge_pos_zero(v128_t x, v128_t y) { return wasm_u32x4_min(x, y); }
+  static bool saw_pos_zero(v128_t m) { return wasm_v128_any_true(wasm_i32x4_eq(m, wasm_i32x4_splat(0))); }
 };
 template <>
 struct IeeeLanes<double> {
@@ -77,6 +83,10 @@ struct IeeeLanes<double> {
   static v128_t neg_zero_mark(v128_t r) { return is_neg_zero(r); }
   static v128_t merge_neg_zero(v128_t x, v128_t y) { return wasm_v128_or(x, y); }
   static v128_t saw_neg_zero(v128_t m) { return m; }
+  static v128_t pos_zero_init() { return wasm_i64x2_splat(0); }
+  static v128_t pos_zero_mark(v128_t x) { return is_pos_zero(x); }
+  static v128_t merge_pos_zero(v128_t x, v128_t y) { return wasm_v128_or(x, y); }
+  static bool saw_pos_zero(v128_t m) { return wasm_v128_any_true(m); }
 };
 #endif
 
@@ -152,19 +162,26 @@ template <class F, class Bits>
 struct IeeeCleanBTraits : IeeeTraits<F, Bits> {
   static bool clean(F b) { return b == b && !(b == F(0) && !std::signbit(b)); }
   // Whether every x[0..n) is clean: for a row that every output row reuses.
+  // Vectors: a running sum, NaN iff some value was a NaN (or, rarely, +inf
+  // and -inf met: then "not clean", which costs only the faster path), and a
+  // +0 mark (IeeeLanes::pos_zero_mark); two instructions per float32 vector,
+  // four vectors per step (one sum would be a chain of adds). The last few
+  // values go one by one.
   static bool clean_all(size_t n, const F* x) {
-    size_t i = 0;
 #ifdef ONNX_OPS_VECTOR
     using L = IeeeLanes<F>;
     constexpr size_t kLanes = 16 / sizeof(F);
-    v128_t bad = wasm_i32x4_splat(0);
-    for (; i + kLanes <= n; i += kLanes) {
-      const v128_t v = wasm_v128_load(x + i);
-      bad = wasm_v128_or(bad, wasm_v128_or(L::ne(v, v), L::is_pos_zero(v)));
+    v128_t sum = wasm_i32x4_splat(0), zero = L::pos_zero_init();
+    for (; n >= 4 * kLanes; n -= 4 * kLanes, x += 4 * kLanes) {
+      const v128_t a = wasm_v128_load(x), b = wasm_v128_load(x + kLanes);
+      const v128_t c = wasm_v128_load(x + 2 * kLanes), d = wasm_v128_load(x + 3 * kLanes);
+      sum = L::add(sum, L::add(L::add(a, b), L::add(c, d)));
+      zero = L::merge_pos_zero(zero, L::merge_pos_zero(L::merge_pos_zero(L::pos_zero_mark(a), L::pos_zero_mark(b)),
+                                                       L::merge_pos_zero(L::pos_zero_mark(c), L::pos_zero_mark(d))));
     }
-    if (wasm_v128_any_true(bad)) return false;
+    if (wasm_v128_any_true(L::ne(sum, sum)) || L::saw_pos_zero(zero)) return false;
 #endif
-    for (; i < n; ++i)
+    for (size_t i = 0; i < n; ++i)
       if (!clean(x[i])) return false;
     return true;
   }

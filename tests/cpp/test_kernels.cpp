@@ -302,6 +302,26 @@ TEST_CASE("relu kernel: float16 and bfloat16, every bit pattern") {
   run(Bfloat16Traits{});
 }
 
+TEST_CASE_TEMPLATE("clean-row scan: one special at every position of every length", F, float, double) {
+  // IeeeCleanBTraits::clean_all decides whether pmax alone is exact against a
+  // reused row: no NaN, no +0. (Its vector part also answers "not clean" for a
+  // row holding both infinities, whose sum is NaN; that only costs speed.)
+  using Clean = IeeeCleanBTraits<F, std::conditional_t<sizeof(F) == 4, uint32_t, uint64_t>>;
+  using Tr = std::conditional_t<sizeof(F) == 4, Float32Traits, Float64Traits>;
+  const std::vector<F> sp = test::specials<Tr>();
+  for (size_t n = 1; n <= 70; ++n) {
+    for (size_t p = 0; p < n; ++p) {
+      for (F v : sp) {
+        std::vector<F> row(n, F(1.5));
+        for (size_t i = 0; i < n; i += 3) row[i] = F(-2);
+        row[p] = v;
+        INFO("n=" << n << " p=" << p << " v=" << v);
+        REQUIRE(Clean::clean_all(n, row.data()) == Clean::clean(v));
+      }
+    }
+  }
+}
+
 TEST_CASE("documented choices: first NaN wins with its payload, +0 beats -0, relu(-0) = +0") {
   const float qnan = std::numeric_limits<float>::quiet_NaN();
   const float p1 = test::bit_cast<float>(test::bit_cast<uint32_t>(qnan) | 1u);
