@@ -13,6 +13,15 @@
 //   bench_vcopy_<t>   the Relu loop with an identity body: 128-bit loads and
 //                     stores only, the ceiling of any wasm SIMD kernel that
 //                     reads one stream and writes one
+//   bench_maxrow_<t>  the library's Max of [R, C] with a reused [C] row, through
+//                     its C++ entry point (max_forward: planning, the row's
+//                     NaN/+0 scan, then one pmax pass over all rows)
+//   bench_prow_<t>    that last pass alone: pmax of each row of x with the row,
+//                     in the library's block shape (the in-cache ceiling of a
+//                     row broadcast in wasm SIMD: two loads and a store per vector)
+//   bench_maxval_<t>  the library's Max of [n] with a rank-0 value (max_forward)
+//   bench_pmaxval_<t> pmax with a repeated value in the Max kernel's loop (what
+//                     the library runs for a value that is no NaN and no +0)
 //
 // for t = f32, f64. Built by CMake (target onnx_ops_bench_kernels) into
 // build/wasm/bench/bench-kernels.cjs; bench/run.mjs loads it when present.
@@ -22,6 +31,7 @@
 #include <cstdlib>
 
 #include "kernels.h"
+#include "ops.h"
 
 namespace {
 using onnx_ops::Float32Traits;
@@ -50,6 +60,37 @@ struct PmaxTraits {
   static bool suspicious(v128_t) { return false; }
 };
 
+// pmax of `rows` consecutive rows of x with one row, 4-vector blocks.
+template <class F>
+void pmax_rows(size_t rows, size_t len, const F* x, const F* row, F* out) {
+  using L = onnx_ops::IeeeLanes<F>;
+  constexpr size_t kLanes = 16 / sizeof(F);
+  for (; rows > 0; --rows) {
+    const F* r = row;
+    size_t i = 0;
+    auto one = [&](size_t k) { return L::pmax(wasm_v128_load(x + k * kLanes), wasm_v128_load(r + k * kLanes)); };
+#pragma clang loop unroll(disable)
+    for (; i + 4 * kLanes <= len; i += 4 * kLanes, x += 4 * kLanes, r += 4 * kLanes, out += 4 * kLanes) {
+      const v128_t r0 = one(0), r1 = one(1), r2 = one(2), r3 = one(3);
+      wasm_v128_store(out, r0);
+      wasm_v128_store(out + kLanes, r1);
+      wasm_v128_store(out + 2 * kLanes, r2);
+      wasm_v128_store(out + 3 * kLanes, r3);
+    }
+#pragma clang loop unroll(disable)
+    for (; i + kLanes <= len; i += kLanes, x += kLanes, r += kLanes, out += kLanes) wasm_v128_store(out, one(0));
+    for (; i < len; ++i, ++x, ++r, ++out) *out = *x < *r ? *r : *x;
+  }
+}
+
+// Max through the library's C++ entry point (planning included).
+int32_t max_entry(int32_t dtype, const void* a, const int64_t* a_dims, int a_rank, const void* b, const int64_t* b_dims,
+                  int b_rank, void* out) {
+  const onnx_ops::Shape shapes[2] = {{a_dims, a_rank}, {b_dims, b_rank}};
+  const void* inputs[2] = {a, b};
+  return int32_t(onnx_ops::max_forward(dtype, 2, inputs, shapes, out, shapes[0]));
+}
+
 // The Relu loop with no work per vector: loads and stores only.
 template <class F>
 struct IdentityTraits {
@@ -59,7 +100,7 @@ struct IdentityTraits {
 };
 }  // namespace
 
-#define BENCH_KERNELS(t, F, Exact)                                                                  \
+#define BENCH_KERNELS(t, F, Exact, Bits, Dtype)                                                                \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_max_##t(size_t n, const F* a, const F* b, F* o) {      \
     onnx_ops::max_kernel<Exact, false, false>(n, a, b, o);                                        \
   }                                                                                                 \
@@ -79,9 +120,25 @@ struct IdentityTraits {
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_vcopy_##t(size_t n, const F* x, F* o) {                \
     onnx_ops::relu_kernel<IdentityTraits<F>>(n, x, o);                                              \
+  }                                                                                                 \
+  extern "C" EMSCRIPTEN_KEEPALIVE int32_t bench_maxrow_##t(size_t rows, size_t len, const F* x,     \
+                                                           const F* row, F* o) {                    \
+    const int64_t x_dims[2] = {int64_t(rows), int64_t(len)}, row_dims[1] = {int64_t(len)};         \
+    return max_entry(Dtype, x, x_dims, 2, row, row_dims, 1, o);                                     \
+  }                                                                                                 \
+  extern "C" EMSCRIPTEN_KEEPALIVE void bench_prow_##t(size_t rows, size_t len, const F* x,          \
+                                                      const F* row, F* o) {                         \
+    pmax_rows<F>(rows, len, x, row, o);                                                             \
+  }                                                                                                 \
+  extern "C" EMSCRIPTEN_KEEPALIVE int32_t bench_maxval_##t(size_t n, const F* x, const F* v, F* o) { \
+    const int64_t x_dims[1] = {int64_t(n)};                                                         \
+    return max_entry(Dtype, x, x_dims, 1, v, nullptr, 0, o);                                        \
+  }                                                                                                 \
+  extern "C" EMSCRIPTEN_KEEPALIVE void bench_pmaxval_##t(size_t n, const F* x, const F* v, F* o) {  \
+    onnx_ops::max_kernel<onnx_ops::IeeeCleanBTraits<F, Bits>, false, true>(n, x, v, o);             \
   }
 
-BENCH_KERNELS(f32, float, Float32Traits)
-BENCH_KERNELS(f64, double, Float64Traits)
+BENCH_KERNELS(f32, float, Float32Traits, uint32_t, 1)
+BENCH_KERNELS(f64, double, Float64Traits, uint64_t, 11)
 
 extern "C" EMSCRIPTEN_KEEPALIVE void* bench_alloc(size_t bytes) { return aligned_alloc(64, (bytes + 63) / 64 * 64); }
