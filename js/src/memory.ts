@@ -60,6 +60,9 @@ export class Heap {
   /** The plain path's scratch block (not counted as live). */
   private scratchAddress = 0;
   private scratchBytes = 0;
+  /** wasmBuffer's cache: the buffer of the module's HEAPU8 view as last seen. */
+  private bufferOf: Uint8Array | undefined;
+  private bufferSeen: ArrayBufferLike | undefined;
 
   /**
    * @param scratchLimit bytes the plain path may hold for one call (its
@@ -86,6 +89,20 @@ export class Heap {
     if (this.live.delete(address)) this.module._onnx_ops_release(address);
   }
 
+  /**
+   * The ArrayBuffer of wasm memory (current until the memory grows). The glue
+   * replaces its HEAPU8 view whenever the memory grows, so the buffer is read
+   * again only then: reading `.buffer` is a call into the engine (~20 ns).
+   */
+  get wasmBuffer(): ArrayBufferLike {
+    const u8 = this.module.HEAPU8;
+    if (u8 !== this.bufferOf) {
+      this.bufferOf = u8;
+      this.bufferSeen = u8.buffer;
+    }
+    return this.bufferSeen!;
+  }
+
   /** Bytes allocated through this heap and not released. */
   get liveBytes(): number {
     let total = 0;
@@ -99,7 +116,7 @@ export class Heap {
 
   /** A view of `length` elements of `dtype` at `address`; valid until memory grows. */
   view(dtype: DType, address: number, length: number): TypedArray {
-    return new DTYPE_INFO[dtype].array(this.module.HEAPU8.buffer, address, length);
+    return new DTYPE_INFO[dtype].array(this.wasmBuffer, address, length);
   }
 
   /** Copies a typed array's bytes to `address`. */
@@ -188,7 +205,7 @@ export class Heap {
     }
     // A view detached by memory growth has length 0: only then make a new one.
     if (!this.descView || this.descView.length === 0) {
-      this.descView = new Int32Array(this.module.HEAPU8.buffer, this.descAddress, this.descWords);
+      this.descView = new Int32Array(this.wasmBuffer, this.descAddress, this.descWords);
     }
     return this.descView;
   }

@@ -113,7 +113,7 @@ export function storageOf(data: unknown, dtype: DType, op: string, input: InputR
       `data for ${dtype} must be a ${want.name}${extra}, got ${kind ?? describe(data)}`);
   }
   try {
-    return standardView(data as ArrayBufferView, want, owner?.module.HEAPU8.buffer);
+    return standardView(data as ArrayBufferView, want, owner?.wasmBuffer);
   } catch {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, input, 'the data\'s ArrayBuffer is detached');
   }
@@ -232,7 +232,8 @@ export function sameShape(a: readonly number[], b: readonly number[]): boolean {
 export function checkPlainOut(op: string, dtype: DType, shape: readonly number[], size: number, out: ArrayBufferView,
   inputs: readonly Checked[], owner: Heap): { data: TypedArray; staged: boolean } {
   const data = storageOf(out, dtype, op, 'out');
-  if (data.buffer === owner.module.HEAPU8.buffer) {
+  const buffer = data.buffer;
+  if (buffer === owner.wasmBuffer) {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out',
       'out is a view of wasm memory (a tensor\'s .data?): pass the tensor itself as out');
   }
@@ -242,7 +243,6 @@ export function checkPlainOut(op: string, dtype: DType, shape: readonly number[]
   }
   const start = data.byteOffset;
   const end = start + data.byteLength;
-  const buffer = data.buffer;
   for (let i = 0; i < inputs.length; i++) {
     const d = inputs[i].data;
     if (!d || d.buffer !== buffer || d.byteLength === 0 || data.byteLength === 0) continue;
@@ -253,10 +253,12 @@ export function checkPlainOut(op: string, dtype: DType, shape: readonly number[]
   }
   // Two SharedArrayBuffer objects may share memory (structuredClone, workers)
   // without JavaScript being able to tell: then the result is computed aside
-  // and copied into out at the end. (This realm's ArrayBuffers are not shared:
-  // the common case skips the tag test.)
-  const shared = (b: ArrayBufferLike) =>
-    !(b instanceof ArrayBuffer) && Object.prototype.toString.call(b) === '[object SharedArrayBuffer]'; // any realm
-  const staged = shared(buffer) && inputs.some((c) => c.data && shared(c.data.buffer) && c.data.buffer !== buffer);
+  // and copied into out at the end.
+  const staged = isShared(buffer) && inputs.some((c) => c.data && isShared(c.data.buffer) && c.data.buffer !== buffer);
   return { data, staged };
+}
+
+/** Whether a buffer is a SharedArrayBuffer of any realm (this realm's ArrayBuffers skip the tag test). */
+function isShared(b: ArrayBufferLike): boolean {
+  return !(b instanceof ArrayBuffer) && Object.prototype.toString.call(b) === '[object SharedArrayBuffer]';
 }
