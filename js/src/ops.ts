@@ -31,6 +31,12 @@ const STATUS_CODES: readonly ErrorCode[] = [
   'INVALID_ARGUMENT', 'DTYPE_NOT_ALLOWED', 'ARITY', 'INVALID_SHAPE', 'BROADCAST_MISMATCH', 'OUT_MISMATCH', 'TOO_LARGE',
 ];
 
+/** Whether every input is plain data (no wasm tensor among them). */
+function allPlain(checked: readonly Checked[]): boolean {
+  for (let i = 0; i < checked.length; i++) if (checked[i].wasm) return false;
+  return true;
+}
+
 export class Ops {
   /** @internal */ readonly heap: Heap;
   /** True when the loaded module runs wasm SIMD128 kernels. */
@@ -75,7 +81,7 @@ export class Ops {
     const size = shape === checked[0].shape ? checked[0].size : elementCount(shape);
     checkFits(dtype, shape, size, op);
     const group = Math.max(2, Math.floor(this.heap.scratchLimit / 64));
-    if (checked.length > group && !(out instanceof WasmTensor) && checked.every((c) => !c.wasm)) {
+    if (checked.length > group && !(out instanceof WasmTensor) && allPlain(checked)) {
       // More plain inputs than one scratch block holds an element of: fold
       // them group by group (left to right, so the first NaN still wins).
       let acc = this.max(inputs.slice(0, group) as PlainTensorLike[], { opset: options.opset });
@@ -235,7 +241,7 @@ export class Ops {
    */
   private run(op: OpName, dtype: DType, shape: readonly number[], size: number, checked: readonly Checked[],
     out: WasmTensor | ArrayBufferView | undefined, kernel: Kernel): Result | WasmTensor {
-    if (!(out instanceof WasmTensor) && checked.every((c) => !c.wasm)) {
+    if (!(out instanceof WasmTensor) && allPlain(checked)) {
       const target = out === undefined ? undefined : checkPlainOut(op, dtype, shape, size, out, checked, this.heap);
       const data = target === undefined || target.staged ? freshArray(dtype, size) : target.data; // written whole, or dropped
       this.check(op, runPlain(this.heap, kernel, dtype, op, checked as readonly Part[], shape, data)); // all plain: data set
