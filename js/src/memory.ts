@@ -9,11 +9,13 @@ import type { OnnxOpsModule } from './wasm/onnx-ops-wasm.js';
 
 // Emscripten keeps one view of the heap per element type (renewed when the
 // memory grows); copies through the matching one need no new view objects.
+// The 64-bit integers have none: they copy bytes.
 type HeapViewName = 'HEAP8' | 'HEAPU8' | 'HEAP16' | 'HEAPU16' | 'HEAP32' | 'HEAPU32' | 'HEAPF32' | 'HEAPF64';
-const HEAP_VIEWS = new Map<unknown, HeapViewName>([
-  [Int8Array, 'HEAP8'], [Uint8Array, 'HEAPU8'], [Int16Array, 'HEAP16'], [Uint16Array, 'HEAPU16'],
-  [Int32Array, 'HEAP32'], [Uint32Array, 'HEAPU32'], [Float32Array, 'HEAPF32'], [Float64Array, 'HEAPF64'],
-]);
+const HEAP_VIEWS: Readonly<Record<DType, HeapViewName | undefined>> = {
+  float32: 'HEAPF32', float64: 'HEAPF64', float16: 'HEAPU16', bfloat16: 'HEAPU16',
+  int8: 'HEAP8', int16: 'HEAP16', int32: 'HEAP32', int64: undefined,
+  uint8: 'HEAPU8', uint16: 'HEAPU16', uint32: 'HEAPU32', uint64: undefined,
+};
 
 /** wasm32 memory is at most 4 GiB. */
 export const MAX_WASM_BYTES = 2 ** 32;
@@ -119,25 +121,23 @@ export class Heap {
     return new DTYPE_INFO[dtype].array(this.wasmBuffer, address, length);
   }
 
-  /** Copies a typed array's bytes to `address`. */
-  write(address: number, data: TypedArray, offset = 0, count = data.length - offset): void {
-    const src = offset === 0 && count === data.length ? data : data.subarray(offset, offset + count);
-    const heap = this.heapLike(data);
-    if (heap) heap.set(src as never, address / data.BYTES_PER_ELEMENT);
+  /**
+   * Copies `data` (the dtype's storage array; with `offset`, its `count`
+   * elements from there) to `address`. The dtype, not the array, picks the
+   * heap view: no per-array property reads.
+   */
+  write(address: number, dtype: DType, data: TypedArray, offset?: number, count?: number): void {
+    const src = offset === undefined ? data : data.subarray(offset, offset + count!);
+    const name = HEAP_VIEWS[dtype];
+    if (name) this.module[name].set(src as never, address / DTYPE_INFO[dtype].bytes);
     else this.module.HEAPU8.set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength), address);
   }
 
   /** A fresh, caller-owned copy of `length` elements of `dtype` at `address`. */
   read(dtype: DType, address: number, length: number): TypedArray {
     const out = freshArray(dtype, length);
-    this.readInto(out, 0, address, length);
+    this.readInto(out, dtype, 0, address, length);
     return out;
-  }
-
-  /** The module's own view of the heap with `a`'s element type (none for 64-bit integers). */
-  private heapLike(a: TypedArray): TypedArray | undefined {
-    const name = HEAP_VIEWS.get(a.constructor);
-    return name ? this.module[name] : undefined;
   }
 
   /** Bytes malloc has handed out and not taken back (the whole module). */
@@ -176,12 +176,12 @@ export class Heap {
     this.descView = undefined;
   }
 
-  /** Copies `count` elements at `address` into `target` from element `offset` on. */
-  readInto(target: TypedArray, offset: number, address: number, count: number): void {
-    const bytes = target.BYTES_PER_ELEMENT;
-    const heap = this.heapLike(target);
-    if (heap) {
-      target.set(heap.subarray(address / bytes, address / bytes + count) as never, offset);
+  /** Copies `count` elements of `dtype` at `address` into `target` (its storage array) from element `offset` on. */
+  readInto(target: TypedArray, dtype: DType, offset: number, address: number, count: number): void {
+    const bytes = DTYPE_INFO[dtype].bytes;
+    const name = HEAP_VIEWS[dtype];
+    if (name) {
+      target.set(this.module[name].subarray(address / bytes, address / bytes + count) as never, offset);
     } else {
       new Uint8Array(target.buffer, target.byteOffset + offset * bytes, count * bytes)
         .set(this.module.HEAPU8.subarray(address, address + count * bytes));

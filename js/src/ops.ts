@@ -166,7 +166,7 @@ export class Ops {
     checkFits(d, checked.shape, checked.size, op, 0);
     const bytes = checked.size * DTYPE_INFO[d].bytes;
     const address = this.heap.alloc(bytes, op, 0);
-    if ('data' in checked && checked.data) this.heap.write(address, checked.data);
+    if ('data' in checked && checked.data) this.heap.write(address, d, checked.data);
     else this.heap.module.HEAPU8.fill(0, address, address + bytes);
     return new WasmTensor(this.heap, d, checked.shape, checked.size, address);
   }
@@ -260,7 +260,7 @@ export class Ops {
         if (c.wasm) return c.wasm.address;
         const a = this.heap.alloc(c.data!.byteLength, op, i);
         temps.push(a);
-        this.heap.write(a, c.data!);
+        this.heap.write(a, dtype, c.data!);
         return a;
       });
       outAddress = out ? out.address : this.heap.alloc(bytes, op);

@@ -24,7 +24,7 @@ export type Kernel = (call: {
 /** An input as a window of a typed array (the validated inputs are parts as they are). */
 export interface Part {
   data: TypedArray;
-  offset?: number; // in elements (default 0)
+  offset?: number; // in elements; none: the whole of data (then size === data.length)
   shape: readonly number[];
   size: number;
 }
@@ -44,7 +44,7 @@ export function runPlain(heap: Heap, kernel: Kernel, dtype: DType, op: string, i
   const total = elementCount(outShape);
   if (total === 0) return 0;
   const base = heap.scratch(Math.min(heap.scratchLimit, needed(inputs, total, bytes)), op);
-  return step(heap, kernel, bytes, base, heap.scratchCapacity, inputs, { data: out, offset: 0, shape: outShape, size: total });
+  return step(heap, kernel, dtype, bytes, base, heap.scratchCapacity, inputs, { data: out, offset: 0, shape: outShape, size: total });
 }
 
 function needed(inputs: readonly Part[], outSize: number, bytes: number): number {
@@ -53,20 +53,20 @@ function needed(inputs: readonly Part[], outSize: number, bytes: number): number
   return n;
 }
 
-function step(heap: Heap, kernel: Kernel, bytes: number, base: number, capacity: number, inputs: readonly Part[],
-  out: OutPart): number {
+function step(heap: Heap, kernel: Kernel, dtype: DType, bytes: number, base: number, capacity: number,
+  inputs: readonly Part[], out: OutPart): number {
   if (needed(inputs, out.size, bytes) <= capacity) {
     // Everything fits: copy in, run once, copy out.
     let at = base;
     const addresses: number[] = [];
     for (let i = 0; i < inputs.length; i++) {
       const p = inputs[i];
-      heap.write(at, p.data, p.offset ?? 0, p.size);
+      heap.write(at, dtype, p.data, p.offset, p.size); // no offset: the whole array
       addresses.push(at);
       at += align16(p.size * bytes);
     }
     const status = kernel({ inputs, addresses, outShape: out.shape, outAddress: at, size: out.size });
-    if (status === 0) heap.readInto(out.data, out.offset, at, out.size);
+    if (status === 0) heap.readInto(out.data, dtype, out.offset, at, out.size);
     return status;
   }
   // Split along the output's leading axis. An input that spans it (same
@@ -92,7 +92,7 @@ function step(heap: Heap, kernel: Kernel, bytes: number, base: number, capacity:
       const parts = inputs.map((p, i) => (spans[i]
         ? { data: p.data, offset: (p.offset ?? 0) + r0 * (p.size / d0), shape: [r, ...p.shape.slice(1)], size: r * (p.size / d0) }
         : p));
-      const status = step(heap, kernel, bytes, base, capacity, parts,
+      const status = step(heap, kernel, dtype, bytes, base, capacity, parts,
         { data: out.data, offset: out.offset + r0 * restSize, shape: [r, ...rest], size: r * restSize });
       if (status !== 0) return status;
     }
@@ -105,7 +105,7 @@ function step(heap: Heap, kernel: Kernel, bytes: number, base: number, capacity:
       if (spans[i]) return { data: p.data, offset: (p.offset ?? 0) + r * (p.size / d0), shape: p.shape.slice(1), size: p.size / d0 };
       return p.shape.length === rank ? { ...p, shape: p.shape.slice(1) } : p; // drop its leading 1
     });
-    const status = step(heap, kernel, bytes, base, capacity, parts,
+    const status = step(heap, kernel, dtype, bytes, base, capacity, parts,
       { data: out.data, offset: out.offset + r * restSize, shape: rest, size: restSize });
     if (status !== 0) return status;
   }
