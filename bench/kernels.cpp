@@ -16,9 +16,9 @@
 //   bench_maxrow_<t>  the library's Max of [R, C] with a reused [C] row, through
 //                     its C++ entry point (max_forward: planning, the row's
 //                     NaN/+0 scan, then one pmax pass over all rows)
-//   bench_prow_<t>    that last pass alone: pmax of each row of x with the row,
-//                     in the library's block shape (the in-cache ceiling of a
-//                     row broadcast in wasm SIMD: two loads and a store per vector)
+//   bench_prow_<t>    that last pass alone (the library's max_rows_kernel with
+//                     pmax): the in-cache ceiling of a row broadcast in wasm
+//                     SIMD, two loads and a store per vector
 //   bench_maxval_<t>  the library's Max of [n] with a rank-0 value (max_forward)
 //   bench_pmaxval_<t> pmax with a repeated value in the Max kernel's loop (what
 //                     the library runs for a value that is no NaN and no +0)
@@ -59,29 +59,6 @@ struct PmaxTraits {
   static v128_t merge(v128_t f, v128_t g) { return wasm_v128_or(f, g); }
   static bool suspicious(v128_t) { return false; }
 };
-
-// pmax of `rows` consecutive rows of x with one row, 4-vector blocks.
-template <class F>
-void pmax_rows(size_t rows, size_t len, const F* x, const F* row, F* out) {
-  using L = onnx_ops::IeeeLanes<F>;
-  constexpr size_t kLanes = 16 / sizeof(F);
-  for (; rows > 0; --rows) {
-    const F* r = row;
-    size_t i = 0;
-    auto one = [&](size_t k) { return L::pmax(wasm_v128_load(x + k * kLanes), wasm_v128_load(r + k * kLanes)); };
-#pragma clang loop unroll(disable)
-    for (; i + 4 * kLanes <= len; i += 4 * kLanes, x += 4 * kLanes, r += 4 * kLanes, out += 4 * kLanes) {
-      const v128_t r0 = one(0), r1 = one(1), r2 = one(2), r3 = one(3);
-      wasm_v128_store(out, r0);
-      wasm_v128_store(out + kLanes, r1);
-      wasm_v128_store(out + 2 * kLanes, r2);
-      wasm_v128_store(out + 3 * kLanes, r3);
-    }
-#pragma clang loop unroll(disable)
-    for (; i + kLanes <= len; i += kLanes, x += kLanes, r += kLanes, out += kLanes) wasm_v128_store(out, one(0));
-    for (; i < len; ++i, ++x, ++r, ++out) *out = *x < *r ? *r : *x;
-  }
-}
 
 // Max through the library's C++ entry point (planning included).
 int32_t max_entry(int32_t dtype, const void* a, const int64_t* a_dims, int a_rank, const void* b, const int64_t* b_dims,
@@ -128,7 +105,7 @@ struct IdentityTraits {
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_prow_##t(size_t rows, size_t len, const F* x,          \
                                                       const F* row, F* o) {                         \
-    pmax_rows<F>(rows, len, x, row, o);                                                             \
+    onnx_ops::max_rows_kernel<onnx_ops::IeeeCleanBTraits<F, Bits>>(rows, len, x, row, o);           \
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE int32_t bench_maxval_##t(size_t n, const F* x, const F* v, F* o) { \
     const int64_t x_dims[1] = {int64_t(n)};                                                         \

@@ -302,6 +302,38 @@ TEST_CASE("relu kernel: float16 and bfloat16, every bit pattern") {
   run(Bfloat16Traits{});
 }
 
+TEST_CASE_TEMPLATE("max rows kernel: every row length and count, with guards, against the reference", Tr,
+                   ONNX_OPS_ALL_TRAITS) {
+  // max_rows_kernel over each dtype's exact vmax (any data), and, for float32
+  // and float64, with pmax (IeeeCleanBTraits) against rows that hold no NaN
+  // and no +0, as ops.cpp runs it: each row restarts the reused row.
+  using T = typename Tr::T;
+  std::mt19937_64 rng(7);
+  auto check = [&](auto traits, bool clean_rows) {
+    using K = decltype(traits);
+    for (size_t len = 0; len <= 67; ++len) {
+      for (size_t rows = 1; rows <= 3; ++rows) {
+        const auto x = test::random_vector<Tr>(rng, rows * len);
+        auto row = test::random_vector<Tr>(rng, len);
+        if (clean_rows)
+          for (T& v : row)
+            while (Tr::isnan1(v) || test::same_bits(v, T{})) v = test::random_vector<Tr>(rng, 1)[0];
+        auto out = with_guards<Tr>(rows * len, rng);
+        const auto before = out;
+        max_rows_kernel<K>(rows, len, x.data(), row.data(), out.data() + kGuard);
+        for (size_t i = 0; i < rows * len; ++i) {
+          INFO("len=" << len << " rows=" << rows << " i=" << i);
+          REQUIRE(test::same_bits(out[kGuard + i], test::ref_max<Tr>(x[i], row[i % len])));
+        }
+        require_guards_kept(out, before, rows * len);
+      }
+    }
+  };
+  check(Tr{}, false);
+  if constexpr (std::is_same_v<Tr, Float32Traits>) check(IeeeCleanBTraits<float, uint32_t>{}, true);
+  if constexpr (std::is_same_v<Tr, Float64Traits>) check(IeeeCleanBTraits<double, uint64_t>{}, true);
+}
+
 TEST_CASE_TEMPLATE("clean-row scan: one special at every position of every length", F, float, double) {
   // IeeeCleanBTraits::clean_all decides whether pmax alone is exact against a
   // reused row: no NaN, no +0. (Its vector part also answers "not clean" for a
