@@ -304,7 +304,10 @@ void run_typed(const Case& c, const std::vector<Shape>& views, const Dims& out_d
     switch (c.sel % 4) {
       case 0: bad.insert(bad.begin(), 1); break;                 // extra leading 1
       case 1: if (!bad.empty()) bad.erase(bad.begin()); else bad.push_back(2); break;
-      case 2: if (!bad.empty()) bad.back() += 1; else bad.push_back(0); break;
+      case 2:  // the last dim one larger (one smaller at INT64_MAX: empty outputs may carry huge dims)
+        if (!bad.empty()) bad.back() += bad.back() == INT64_MAX ? -1 : 1;
+        else bad.push_back(0);
+        break;
       case 3: if (!bad.empty()) bad.front() = bad.front() == 1 ? 2 : 1; else bad.push_back(1); break;
     }
     bool differs = bad != out_dims;
