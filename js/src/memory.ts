@@ -215,6 +215,9 @@ export class Heap {
   }
 }
 
+/** @internal The key of a wasm tensor's internal dims (see WasmTensor). */
+export const DIMS: unique symbol = Symbol('onnx-ops-wasm dims');
+
 /**
  * A tensor whose data lives in wasm memory. Ops given such tensors read and
  * write them in place, with no copy. Free it with dispose().
@@ -224,6 +227,13 @@ export class WasmTensor {
   /** @internal */ address: number;
   readonly dtype: DType;
   readonly shape: readonly number[];
+  /**
+   * @internal The same dims as a plain, unfrozen array, for the call path: V8
+   * reads shapes more slowly where frozen and plain arrays meet (about 0.04 µs
+   * per zero-copy Max call). Under a module-private symbol, so nothing outside
+   * the library reaches it by name.
+   */
+  readonly [DIMS]: readonly number[];
   /** Number of elements. */
   readonly size: number;
   readonly byteLength: number;
@@ -232,6 +242,7 @@ export class WasmTensor {
   constructor(heap: Heap, dtype: DType, shape: readonly number[], size: number, address: number) {
     this.heap = heap;
     this.dtype = dtype;
+    this[DIMS] = [...shape];
     this.shape = Object.freeze([...shape]);
     this.size = size;
     this.byteLength = size * DTYPE_INFO[dtype].bytes;

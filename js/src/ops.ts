@@ -4,7 +4,7 @@
  */
 import { type DType, DTYPE_INFO, type TypedArray, toDType } from './dtypes.js';
 import { type ErrorCode, OnnxOpsError, describe, showShape } from './errors.js';
-import { Heap, WasmTensor, freshArray } from './memory.js';
+import { DIMS, Heap, WasmTensor, freshArray } from './memory.js';
 import { type OpName, dtypesOfVersion, firstVersionWith, opVersion, supportedDtypes } from './opsets.js';
 import { type Kernel, type Part, SCRATCH_BYTES, runPlain } from './plain.js';
 import {
@@ -284,7 +284,7 @@ export class Ops {
   }
 
   private checkOut(op: OpName, dtype: DType, shape: readonly number[], out: WasmTensor): void {
-    if (out.dtype !== dtype || !sameShape(out.shape, shape)) {
+    if (out.dtype !== dtype || !sameShape(out[DIMS], shape)) {
       throw new OnnxOpsError('OUT_MISMATCH', op, 'out',
         `out is ${out.dtype} ${showShape(out.shape)} but the result is ${dtype} ${showShape(shape)}`);
     }

@@ -7,7 +7,7 @@ import {
   type DType, DTYPE_INFO, type TypedArray, dtypeOfArray, standardView, toDType, typedArrayKind,
 } from './dtypes.js';
 import { type InputRef, OnnxOpsError, describe, showShape } from './errors.js';
-import { type Heap, MAX_WASM_BYTES, WasmTensor } from './memory.js';
+import { DIMS, type Heap, MAX_WASM_BYTES, WasmTensor } from './memory.js';
 
 /** Largest rank accepted (numpy's limit is 64 too). */
 export const MAX_RANK = 64;
@@ -134,7 +134,7 @@ export function checkOwnTensor(x: WasmTensor, op: string, input: InputRef, owner
 export function checkInput(x: unknown, op: string, input: InputRef, owner: Heap | undefined): Checked {
   if (x instanceof WasmTensor) {
     checkOwnTensor(x, op, input, owner);
-    return { dtype: x.dtype, shape: x.shape, size: x.size, wasm: x };
+    return { dtype: x.dtype, shape: x[DIMS], size: x.size, wasm: x };
   }
   if (ArrayBuffer.isView(x)) { // typed arrays of any realm, and DataViews
     const dtype = dtypeOfArray(x as ArrayBufferView);
