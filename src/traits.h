@@ -63,7 +63,7 @@ struct IeeeLanes<float> {
   static v128_t pos_zero_init() { return wasm_i32x4_splat(-1); }
   static v128_t pos_zero_mark(v128_t x) { return x; }
   static v128_t merge_pos_zero(v128_t x, v128_t y) { return wasm_u32x4_min(x, y); }
-  static bool saw_pos_zero(v128_t m) { return wasm_v128_any_true(wasm_i32x4_eq(m, wasm_i32x4_splat(0))); }
+  static bool saw_pos_zero(v128_t m) { return wasm_v128_any_true(is_pos_zero(m)); }
 };
 template <>
 struct IeeeLanes<double> {

@@ -44,7 +44,7 @@ export function runPlain(heap: Heap, kernel: Kernel, dtype: DType, op: string, i
   const total = elementCount(outShape);
   if (total === 0) return 0;
   const base = heap.scratch(Math.min(heap.scratchLimit, needed(inputs, total, bytes)), op);
-  return step(heap, kernel, dtype, bytes, base, heap.scratchCapacity, inputs, { data: out, offset: 0, shape: outShape, size: total });
+  return step(heap, kernel, dtype, base, heap.scratchCapacity, inputs, { data: out, offset: 0, shape: outShape, size: total });
 }
 
 function needed(inputs: readonly Part[], outSize: number, bytes: number): number {
@@ -53,8 +53,9 @@ function needed(inputs: readonly Part[], outSize: number, bytes: number): number
   return n;
 }
 
-function step(heap: Heap, kernel: Kernel, dtype: DType, bytes: number, base: number, capacity: number,
-  inputs: readonly Part[], out: OutPart): number {
+function step(heap: Heap, kernel: Kernel, dtype: DType, base: number, capacity: number, inputs: readonly Part[],
+  out: OutPart): number {
+  const bytes = DTYPE_INFO[dtype].bytes;
   if (needed(inputs, out.size, bytes) <= capacity) {
     // Everything fits: copy in, run once, copy out.
     let at = base;
@@ -92,7 +93,7 @@ function step(heap: Heap, kernel: Kernel, dtype: DType, bytes: number, base: num
       const parts = inputs.map((p, i) => (spans[i]
         ? { data: p.data, offset: (p.offset ?? 0) + r0 * (p.size / d0), shape: [r, ...p.shape.slice(1)], size: r * (p.size / d0) }
         : p));
-      const status = step(heap, kernel, dtype, bytes, base, capacity, parts,
+      const status = step(heap, kernel, dtype, base, capacity, parts,
         { data: out.data, offset: out.offset + r0 * restSize, shape: [r, ...rest], size: r * restSize });
       if (status !== 0) return status;
     }
@@ -105,7 +106,7 @@ function step(heap: Heap, kernel: Kernel, dtype: DType, bytes: number, base: num
       if (spans[i]) return { data: p.data, offset: (p.offset ?? 0) + r * (p.size / d0), shape: p.shape.slice(1), size: p.size / d0 };
       return p.shape.length === rank ? { ...p, shape: p.shape.slice(1) } : p; // drop its leading 1
     });
-    const status = step(heap, kernel, dtype, bytes, base, capacity, parts,
+    const status = step(heap, kernel, dtype, base, capacity, parts,
       { data: out.data, offset: out.offset + r * restSize, shape: rest, size: restSize });
     if (status !== 0) return status;
   }
