@@ -82,7 +82,7 @@ export function toOrt<R>(
     throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined, 'options.Tensor must be a tensor constructor');
   }
   const c = checkInput(x, op, undefined, x instanceof WasmTensor ? x.heap : undefined);
-  let dtype: DType = c.dtype;
+  let dtype: DType = c.info.name;
   let data: TypedArray = c.wasm ? c.wasm.toPlain().data : c.data!;
   if (dtype === 'bfloat16') {
     if (bfloat16 === 'error') {

@@ -1,21 +1,11 @@
 /**
  * Everything about wasm memory lives here: allocation and its failure, views
- * of the heap (made fresh on every access, since memory growth detaches old
+ * of the heap (made again whenever the memory has grown, which detaches old
  * ones), copies in and out, and the tensors that live in wasm memory.
  */
-import { type DType, DTYPE_INFO, type TypedArray } from './dtypes.js';
+import { type DType, type DTypeInfo, DTYPES, DTYPE_INFO, type TypedArray } from './dtypes.js';
 import { OnnxOpsError, type InputRef } from './errors.js';
 import type { OnnxOpsModule } from './wasm/onnx-ops-wasm.js';
-
-// Emscripten keeps one view of the heap per element type (renewed when the
-// memory grows); copies through the matching one need no new view objects.
-// The 64-bit integers have none: they copy bytes.
-type HeapViewName = 'HEAP8' | 'HEAPU8' | 'HEAP16' | 'HEAPU16' | 'HEAP32' | 'HEAPU32' | 'HEAPF32' | 'HEAPF64';
-const HEAP_VIEWS: Readonly<Record<DType, HeapViewName | undefined>> = {
-  float32: 'HEAPF32', float64: 'HEAPF64', float16: 'HEAPU16', bfloat16: 'HEAPU16',
-  int8: 'HEAP8', int16: 'HEAP16', int32: 'HEAP32', int64: undefined,
-  uint8: 'HEAPU8', uint16: 'HEAPU16', uint32: 'HEAPU32', uint64: undefined,
-};
 
 /** wasm32 memory is at most 4 GiB. */
 export const MAX_WASM_BYTES = 2 ** 32;
@@ -38,12 +28,12 @@ export const UNZEROED_MIN_BYTES = 2 ** 20;
 const unzeroed = (globalThis as { Buffer?: { allocUnsafeSlow?: (bytes: number) => Uint8Array } }).Buffer;
 
 /**
- * A fresh, caller-owned typed array of `length` elements of `dtype`, with a
+ * A fresh, caller-owned typed array of `length` elements of a dtype, with a
  * buffer of its own. Large ones may hold stale bytes: the caller must
  * overwrite every element before anyone else sees it.
  */
-export function freshArray(dtype: DType, length: number): TypedArray {
-  const { array, bytes } = DTYPE_INFO[dtype];
+export function freshArray(info: DTypeInfo, length: number): TypedArray {
+  const { array, bytes } = info;
   const byteLength = length * bytes;
   if (byteLength >= UNZEROED_MIN_BYTES && typeof unzeroed?.allocUnsafeSlow === 'function') {
     const u = unzeroed.allocUnsafeSlow(byteLength);
@@ -62,9 +52,14 @@ export class Heap {
   /** The plain path's scratch block (not counted as live). */
   private scratchAddress = 0;
   private scratchBytes = 0;
-  /** wasmBuffer's cache: the buffer of the module's HEAPU8 view as last seen. */
+  /**
+   * The buffer of the module's HEAPU8 view as last seen, and a view of it for
+   * each dtype (its storage array), by ONNX number: renewed only when the
+   * memory grows (see wasmBuffer).
+   */
   private bufferOf: Uint8Array | undefined;
   private bufferSeen: ArrayBufferLike | undefined;
+  private views: TypedArray[] = [];
 
   /**
    * @param scratchLimit bytes the plain path may hold for one call (its
@@ -98,11 +93,26 @@ export class Heap {
    */
   get wasmBuffer(): ArrayBufferLike {
     const u8 = this.module.HEAPU8;
-    if (u8 !== this.bufferOf) {
-      this.bufferOf = u8;
-      this.bufferSeen = u8.buffer;
-    }
+    if (u8 !== this.bufferOf) this.renew(u8);
     return this.bufferSeen!;
+  }
+
+  /** A view of all of wasm memory as the dtype's storage array (valid until memory grows). */
+  private heapView(info: DTypeInfo): TypedArray {
+    const u8 = this.module.HEAPU8;
+    if (u8 !== this.bufferOf) this.renew(u8);
+    return this.views[info.onnx];
+  }
+
+  private renew(u8: Uint8Array): void {
+    const buffer = u8.buffer;
+    this.bufferOf = u8;
+    this.bufferSeen = buffer;
+    this.views = [];
+    for (const d of DTYPES) {
+      const { onnx, array, bytes } = DTYPE_INFO[d];
+      this.views[onnx] = new array(buffer, 0, buffer.byteLength / bytes);
+    }
   }
 
   /** Bytes allocated through this heap and not released. */
@@ -123,20 +133,18 @@ export class Heap {
 
   /**
    * Copies `data` (the dtype's storage array; with `offset`, its `count`
-   * elements from there) to `address`. The dtype, not the array, picks the
-   * heap view: no per-array property reads.
+   * elements from there) to `address`, through the heap view of the same class.
    */
-  write(address: number, dtype: DType, data: TypedArray, offset?: number, count?: number): void {
+  write(address: number, info: DTypeInfo, data: TypedArray, offset?: number, count?: number): void {
     const src = offset === undefined ? data : data.subarray(offset, offset + count!);
-    const name = HEAP_VIEWS[dtype];
-    if (name) this.module[name].set(src as never, address / DTYPE_INFO[dtype].bytes);
-    else this.module.HEAPU8.set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength), address);
+    this.heapView(info).set(src as never, address / info.bytes);
   }
 
   /** A fresh, caller-owned copy of `length` elements of `dtype` at `address`. */
   read(dtype: DType, address: number, length: number): TypedArray {
-    const out = freshArray(dtype, length);
-    this.readInto(out, dtype, 0, address, length);
+    const info = DTYPE_INFO[dtype];
+    const out = freshArray(info, length);
+    this.readInto(out, info, 0, address, length);
     return out;
   }
 
@@ -176,16 +184,10 @@ export class Heap {
     this.descView = undefined;
   }
 
-  /** Copies `count` elements of `dtype` at `address` into `target` (its storage array) from element `offset` on. */
-  readInto(target: TypedArray, dtype: DType, offset: number, address: number, count: number): void {
-    const bytes = DTYPE_INFO[dtype].bytes;
-    const name = HEAP_VIEWS[dtype];
-    if (name) {
-      target.set(this.module[name].subarray(address / bytes, address / bytes + count) as never, offset);
-    } else {
-      new Uint8Array(target.buffer, target.byteOffset + offset * bytes, count * bytes)
-        .set(this.module.HEAPU8.subarray(address, address + count * bytes));
-    }
+  /** Copies `count` elements of a dtype at `address` into `target` (its storage array) from element `offset` on. */
+  readInto(target: TypedArray, info: DTypeInfo, offset: number, address: number, count: number): void {
+    const at = address / info.bytes;
+    target.set(this.heapView(info).subarray(at, at + count) as never, offset);
   }
 
   /**

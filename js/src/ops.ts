@@ -2,7 +2,7 @@
  * The operators: one function each, over the validated inputs (validate.ts)
  * and wasm memory (memory.ts).
  */
-import { type DType, DTYPE_INFO, type TypedArray, toDType } from './dtypes.js';
+import { type DType, type DTypeInfo, type TypedArray, dtypeInfo } from './dtypes.js';
 import { type ErrorCode, OnnxOpsError, describe, showShape } from './errors.js';
 import { DIMS, Heap, WasmTensor, freshArray } from './memory.js';
 import { type OpName, dtypesOfVersion, firstVersionWith, opVersion, supportedDtypes } from './opsets.js';
@@ -64,7 +64,7 @@ export class Ops {
     if (inputs.length === 0) throw new OnnxOpsError('ARITY', op, undefined, 'needs at least one input');
     const checked: Checked[] = [];
     for (let i = 0; i < inputs.length; i++) checked.push(checkInput(inputs[i], op, i, this.heap)); // holes too
-    const dtype = this.checkDtypes(op, version, checked);
+    const info = this.checkDtypes(op, version, checked);
     let shape: readonly number[];
     if (version < 8) {
       checked.forEach((c, i) => {
@@ -79,7 +79,7 @@ export class Ops {
       shape = broadcastChecked(checked, op);
     }
     const size = shape === checked[0].shape ? checked[0].size : elementCount(shape);
-    checkFits(dtype, shape, size, op);
+    checkFits(info, shape, size, op);
     const group = Math.max(2, Math.floor(this.heap.scratchLimit / 64));
     if (checked.length > group && !(out instanceof WasmTensor) && allPlain(checked)) {
       // More plain inputs than one scratch block holds an element of: fold
@@ -89,13 +89,13 @@ export class Ops {
         acc = this.max([acc, ...(inputs.slice(i, i + group - 1) as PlainTensorLike[])], { opset: options.opset });
       }
       if (out === undefined) return acc;
-      const target = checkPlainOut(op, dtype, shape, size, out, checked, this.heap).data;
+      const target = checkPlainOut(op, info, shape, size, out, checked, this.heap).data;
       target.set(acc.data as never);
-      return { dtype, shape: [...shape], data: out as TypedArray };
+      return { dtype: info.name, shape: [...shape], data: out as TypedArray };
     }
     const module = this.heap.module;
-    const code = DTYPE_INFO[dtype].onnx;
-    return this.run(op, dtype, shape, size, checked, out, ({ inputs: parts, addresses, outShape, outAddress, size: n }) => {
+    const code = info.onnx;
+    return this.run(op, info, shape, size, checked, out, ({ inputs: parts, addresses, outShape, outAddress, size: n }) => {
       // Same layout as the output, or a single value, for every input: no
       // broadcast plan needed (same shapes, scalars, [1,n] against [n], ...).
       let flat = true;
@@ -147,9 +147,9 @@ export class Ops {
     }
     const { version, out } = this.options(op, options);
     const c = checkInput(input, op, 0, this.heap);
-    const dtype = this.checkDtypes(op, version, [c]);
-    const code = DTYPE_INFO[dtype].onnx;
-    return this.run(op, dtype, c.shape, c.size, [c], out, ({ addresses, outAddress, size }) =>
+    const info = this.checkDtypes(op, version, [c]);
+    const code = info.onnx;
+    return this.run(op, info, c.shape, c.size, [c], out, ({ addresses, outAddress, size }) =>
       this.heap.module._onnx_ops_relu(code, addresses[0], outAddress, size));
   }
 
@@ -159,16 +159,16 @@ export class Ops {
    */
   tensor(dtype: DType | string | number, shape: readonly number[], data?: ArrayBufferView): WasmTensor {
     const op = 'tensor';
-    const d = toDType(dtype, op, 0);
+    const info = dtypeInfo(dtype, op, 0);
     const checked = data === undefined
-      ? { dtype: d, ...checkShape(shape, op, 0) }
-      : checkInput({ dtype: d, shape, data }, op, 0, this.heap);
-    checkFits(d, checked.shape, checked.size, op, 0);
-    const bytes = checked.size * DTYPE_INFO[d].bytes;
+      ? checkShape(shape, op, 0)
+      : checkInput({ dtype: info.name, shape, data }, op, 0, this.heap);
+    checkFits(info, checked.shape, checked.size, op, 0);
+    const bytes = checked.size * info.bytes;
     const address = this.heap.alloc(bytes, op, 0);
-    if ('data' in checked && checked.data) this.heap.write(address, d, checked.data);
+    if ('data' in checked && checked.data) this.heap.write(address, info, checked.data);
     else this.heap.module.HEAPU8.fill(0, address, address + bytes);
-    return new WasmTensor(this.heap, d, checked.shape, checked.size, address);
+    return new WasmTensor(this.heap, info.name, checked.shape, checked.size, address);
   }
 
   /** The dtypes an op accepts at an opset (default: the newest). */
@@ -214,12 +214,13 @@ export class Ops {
     return { version, out };
   }
 
-  private checkDtypes(op: OpName, version: number, checked: readonly Checked[]): DType {
-    const dtype = checked[0].dtype;
+  private checkDtypes(op: OpName, version: number, checked: readonly Checked[]): DTypeInfo {
+    const info = checked[0].info;
+    const dtype = info.name;
     for (let i = 1; i < checked.length; i++) {
-      if (checked[i].dtype !== dtype) {
+      if (checked[i].info !== info) {
         throw new OnnxOpsError('DTYPE_MISMATCH', op, i,
-          `dtype ${checked[i].dtype} differs from input 0's ${dtype} (all inputs must share one dtype)`);
+          `dtype ${checked[i].info.name} differs from input 0's ${dtype} (all inputs must share one dtype)`);
       }
     }
     const allowed = dtypesOfVersion(op, version);
@@ -229,7 +230,7 @@ export class Ops {
         `dtype ${dtype} is not allowed by ${op}-${version} (allowed: ${allowed.join(', ')}` +
         `${since === undefined ? `; ${op} never takes ${dtype}` : `; ${dtype} needs opset >= ${since}`})`);
     }
-    return dtype;
+    return info;
   }
 
   /**
@@ -239,19 +240,20 @@ export class Ops {
    * plain path (plain.ts); otherwise plain inputs are copied into temporary
    * wasm memory. Temporary memory is freed on every path, errors included.
    */
-  private run(op: OpName, dtype: DType, shape: readonly number[], size: number, checked: readonly Checked[],
+  private run(op: OpName, info: DTypeInfo, shape: readonly number[], size: number, checked: readonly Checked[],
     out: WasmTensor | ArrayBufferView | undefined, kernel: Kernel): Result | WasmTensor {
+    const dtype = info.name;
     if (!(out instanceof WasmTensor) && allPlain(checked)) {
-      const target = out === undefined ? undefined : checkPlainOut(op, dtype, shape, size, out, checked, this.heap);
-      const data = target === undefined || target.staged ? freshArray(dtype, size) : target.data; // written whole, or dropped
-      this.check(op, runPlain(this.heap, kernel, dtype, op, checked as readonly Part[], shape, data)); // all plain: data set
+      const target = out === undefined ? undefined : checkPlainOut(op, info, shape, size, out, checked, this.heap);
+      const data = target === undefined || target.staged ? freshArray(info, size) : target.data; // written whole, or dropped
+      this.check(op, runPlain(this.heap, kernel, info, op, checked as readonly Part[], shape, data)); // all plain: data set
       if (target?.staged) target.data.set(data as never);
       return { dtype, shape: [...shape], data: (out as TypedArray | undefined) ?? data }; // the caller's own array
     }
     if (out !== undefined && !(out instanceof WasmTensor)) {
       throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out', 'a typed array out goes with plain inputs only; use a wasm tensor');
     }
-    const bytes = size * DTYPE_INFO[dtype].bytes;
+    const bytes = size * info.bytes;
     if (out) this.checkOut(op, dtype, shape, out);
     const temps: number[] = [];
     let outAddress = 0;
@@ -260,7 +262,7 @@ export class Ops {
         if (c.wasm) return c.wasm.address;
         const a = this.heap.alloc(c.data!.byteLength, op, i);
         temps.push(a);
-        this.heap.write(a, dtype, c.data!);
+        this.heap.write(a, info, c.data!);
         return a;
       });
       outAddress = out ? out.address : this.heap.alloc(bytes, op);

@@ -5,7 +5,7 @@
  * on a tensor of any size grows wasm memory by at most the scratch block
  * (wasm memory never shrinks: a one-off huge call must not pin it).
  */
-import { DTYPE_INFO, type DType, type TypedArray } from './dtypes.js';
+import type { DTypeInfo, TypedArray } from './dtypes.js';
 import type { Heap } from './memory.js';
 import { elementCount } from './validate.js';
 
@@ -38,13 +38,13 @@ const align16 = (n: number): number => Math.ceil(n / 16) * 16; // no 32-bit bit 
  * Runs `kernel` on plain inputs into `out` (a typed array of the output's
  * size). Returns the first non-zero kernel status, or 0.
  */
-export function runPlain(heap: Heap, kernel: Kernel, dtype: DType, op: string, inputs: readonly Part[],
+export function runPlain(heap: Heap, kernel: Kernel, info: DTypeInfo, op: string, inputs: readonly Part[],
   outShape: readonly number[], out: TypedArray): number {
-  const bytes = DTYPE_INFO[dtype].bytes;
+  const bytes = info.bytes;
   const total = elementCount(outShape);
   if (total === 0) return 0;
   const base = heap.scratch(Math.min(heap.scratchLimit, needed(inputs, total, bytes)), op);
-  return step(heap, kernel, dtype, base, heap.scratchCapacity, inputs, { data: out, offset: 0, shape: outShape, size: total });
+  return step(heap, kernel, info, base, heap.scratchCapacity, inputs, { data: out, offset: 0, shape: outShape, size: total });
 }
 
 function needed(inputs: readonly Part[], outSize: number, bytes: number): number {
@@ -53,21 +53,21 @@ function needed(inputs: readonly Part[], outSize: number, bytes: number): number
   return n;
 }
 
-function step(heap: Heap, kernel: Kernel, dtype: DType, base: number, capacity: number, inputs: readonly Part[],
+function step(heap: Heap, kernel: Kernel, info: DTypeInfo, base: number, capacity: number, inputs: readonly Part[],
   out: OutPart): number {
-  const bytes = DTYPE_INFO[dtype].bytes;
+  const bytes = info.bytes;
   if (needed(inputs, out.size, bytes) <= capacity) {
     // Everything fits: copy in, run once, copy out.
     let at = base;
     const addresses: number[] = [];
     for (let i = 0; i < inputs.length; i++) {
       const p = inputs[i];
-      heap.write(at, dtype, p.data, p.offset, p.size); // no offset: the whole array
+      heap.write(at, info, p.data, p.offset, p.size); // no offset: the whole array
       addresses.push(at);
       at += align16(p.size * bytes);
     }
     const status = kernel({ inputs, addresses, outShape: out.shape, outAddress: at, size: out.size });
-    if (status === 0) heap.readInto(out.data, dtype, out.offset, at, out.size);
+    if (status === 0) heap.readInto(out.data, info, out.offset, at, out.size);
     return status;
   }
   // Split along the output's leading axis. An input that spans it (same
@@ -93,7 +93,7 @@ function step(heap: Heap, kernel: Kernel, dtype: DType, base: number, capacity: 
       const parts = inputs.map((p, i) => (spans[i]
         ? { data: p.data, offset: (p.offset ?? 0) + r0 * (p.size / d0), shape: [r, ...p.shape.slice(1)], size: r * (p.size / d0) }
         : p));
-      const status = step(heap, kernel, dtype, base, capacity, parts,
+      const status = step(heap, kernel, info, base, capacity, parts,
         { data: out.data, offset: out.offset + r0 * restSize, shape: [r, ...rest], size: r * restSize });
       if (status !== 0) return status;
     }
@@ -106,7 +106,7 @@ function step(heap: Heap, kernel: Kernel, dtype: DType, base: number, capacity: 
       if (spans[i]) return { data: p.data, offset: (p.offset ?? 0) + r * (p.size / d0), shape: p.shape.slice(1), size: p.size / d0 };
       return p.shape.length === rank ? { ...p, shape: p.shape.slice(1) } : p; // drop its leading 1
     });
-    const status = step(heap, kernel, dtype, base, capacity, parts,
+    const status = step(heap, kernel, info, base, capacity, parts,
       { data: out.data, offset: out.offset + r * restSize, shape: rest, size: restSize });
     if (status !== 0) return status;
   }

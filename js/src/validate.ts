@@ -4,7 +4,7 @@
  * memory is touched.
  */
 import {
-  type DType, DTYPE_INFO, type TypedArray, dtypeOfArray, standardView, toDType, typedArrayKind,
+  type DType, type DTypeInfo, DTYPE_INFO, type TypedArray, dtypeInfo, dtypeOfArray, standardView, typedArrayKind,
 } from './dtypes.js';
 import { type InputRef, OnnxOpsError, describe, showShape } from './errors.js';
 import { DIMS, type Heap, MAX_WASM_BYTES, WasmTensor } from './memory.js';
@@ -38,7 +38,7 @@ export type TensorLike = PlainTensorLike | WasmTensor;
 
 /** An input after validation: either plain data, or a live wasm tensor. */
 export interface Checked {
-  dtype: DType;
+  info: DTypeInfo; // the dtype
   shape: readonly number[];
   size: number;
   data?: TypedArray; // plain inputs, reinterpreted as the dtype's storage array
@@ -80,19 +80,19 @@ export function elementCount(shape: readonly number[]): number {
   return size;
 }
 
-/** Fails with TOO_LARGE when `size` elements of `dtype` cannot fit a wasm memory. */
-export function checkFits(dtype: DType, shape: readonly number[], size: number, op: string, input?: InputRef): void {
-  if (size * DTYPE_INFO[dtype].bytes >= MAX_WASM_BYTES) {
+/** Fails with TOO_LARGE when `size` elements of a dtype cannot fit a wasm memory. */
+export function checkFits(info: DTypeInfo, shape: readonly number[], size: number, op: string, input?: InputRef): void {
+  if (size * info.bytes >= MAX_WASM_BYTES) {
     throw new OnnxOpsError('TOO_LARGE', op, input,
-      `shape ${showShape(shape)} of ${dtype} needs ${size * DTYPE_INFO[dtype].bytes} bytes, ` +
+      `shape ${showShape(shape)} of ${info.name} needs ${size * info.bytes} bytes, ` +
       'more than a 4 GiB wasm memory holds');
   }
 }
 
 /** Whether a typed array of this kind holds the dtype's data. */
-function holds(dtype: DType, kind: string): boolean {
-  return kind === DTYPE_INFO[dtype].arrayName ||
-    (dtype === 'uint8' && kind === 'Uint8ClampedArray') || (dtype === 'float16' && kind === 'Float16Array');
+function holds(info: DTypeInfo, kind: string): boolean {
+  return kind === info.arrayName ||
+    (info.name === 'uint8' && kind === 'Uint8ClampedArray') || (info.name === 'float16' && kind === 'Float16Array');
 }
 
 /**
@@ -102,10 +102,11 @@ function holds(dtype: DType, kind: string): boolean {
  * a view of its wasm memory (e.g. a tensor's .data) is copied out: the call
  * may grow the memory, which would detach it.
  */
-export function storageOf(data: unknown, dtype: DType, op: string, input: InputRef, owner?: Heap): TypedArray {
+export function storageOf(data: unknown, info: DTypeInfo, op: string, input: InputRef, owner?: Heap): TypedArray {
   const kind = typedArrayKind(data);
-  const want = DTYPE_INFO[dtype].array;
-  if (kind === undefined || !holds(dtype, kind)) {
+  const want = info.array;
+  const dtype = info.name;
+  if (kind === undefined || !holds(info, kind)) {
     const extra = dtype === 'float16' || dtype === 'bfloat16'
       ? ` (raw ${dtype} bits${dtype === 'float16' ? ', or a Float16Array' : ''}; encode${dtype === 'float16' ? 'Float16' : 'Bfloat16'}() converts numbers)`
       : '';
@@ -134,16 +135,16 @@ export function checkOwnTensor(x: WasmTensor, op: string, input: InputRef, owner
 export function checkInput(x: unknown, op: string, input: InputRef, owner: Heap | undefined): Checked {
   if (x instanceof WasmTensor) {
     checkOwnTensor(x, op, input, owner);
-    return { dtype: x.dtype, shape: x[DIMS], size: x.size, wasm: x };
+    return { info: DTYPE_INFO[x.dtype], shape: x[DIMS], size: x.size, wasm: x };
   }
   if (ArrayBuffer.isView(x)) { // typed arrays of any realm, and DataViews
-    const dtype = dtypeOfArray(x as ArrayBufferView);
-    if (dtype === undefined) {
+    const info = dtypeOfArray(x as ArrayBufferView);
+    if (info === undefined) {
       throw new OnnxOpsError('INVALID_ARGUMENT', op, input, `${describe(x)} is not a typed array of a supported dtype`);
     }
-    const data = storageOf(x, dtype, op, input, owner);
-    checkFits(dtype, [data.length], data.length, op, input);
-    return { dtype, shape: [data.length], size: data.length, data };
+    const data = storageOf(x, info, op, input, owner);
+    checkFits(info, [data.length], data.length, op, input);
+    return { info, shape: [data.length], size: data.length, data };
   }
   if (x === null || typeof x !== 'object') {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, input,
@@ -155,15 +156,15 @@ export function checkInput(x: unknown, op: string, input: InputRef, owner: Heap 
     throw new OnnxOpsError('INVALID_ARGUMENT', op, input,
       'expected a tensor: { dtype, shape, data }, { type, dims, data }, a typed array or a wasm tensor');
   }
-  const dtype = toDType(ort ? t.type : t.dtype, op, input);
+  const info = dtypeInfo(ort ? t.type : t.dtype, op, input);
   const { shape, size } = checkShape(ort ? t.dims : t.shape, op, input);
-  const data = storageOf(t.data, dtype, op, input, owner);
+  const data = storageOf(t.data, info, op, input, owner);
   if (data.length !== size) {
     throw new OnnxOpsError('DATA_LENGTH', op, input,
       `data has ${data.length} elements but shape ${showShape(shape)} needs ${size}`);
   }
-  checkFits(dtype, shape, size, op, input);
-  return { dtype, shape, size, data };
+  checkFits(info, shape, size, op, input);
+  return { info, shape, size, data };
 }
 
 /**
@@ -229,9 +230,9 @@ export function sameShape(a: readonly number[], b: readonly number[]): boolean {
  * exactly an input of the output's shape, in place, is fine). `staged`: the
  * result must be computed aside and copied in (see below).
  */
-export function checkPlainOut(op: string, dtype: DType, shape: readonly number[], size: number, out: ArrayBufferView,
+export function checkPlainOut(op: string, info: DTypeInfo, shape: readonly number[], size: number, out: ArrayBufferView,
   inputs: readonly Checked[], owner: Heap): { data: TypedArray; staged: boolean } {
-  const data = storageOf(out, dtype, op, 'out');
+  const data = storageOf(out, info, op, 'out');
   const buffer = data.buffer;
   if (buffer === owner.wasmBuffer) {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out',
