@@ -93,40 +93,7 @@ export class Ops {
       target.set(acc.data as never);
       return { dtype: info.name, shape: [...shape], data: out as TypedArray };
     }
-    const module = this.heap.module;
-    const code = info.onnx;
-    return this.run(op, info, shape, size, checked, out, ({ inputs: parts, addresses, outShape, outAddress, size: n }) => {
-      // Same layout as the output, or a single value, for every input: no
-      // broadcast plan needed (same shapes, scalars, [1,n] against [n], ...).
-      let flat = true;
-      for (let i = 0; i < parts.length; i++) flat &&= parts[i].size === n || parts[i].size === 1;
-      if (flat) {
-        const w = this.heap.descriptor(2 * addresses.length, op);
-        for (let i = 0; i < addresses.length; i++) {
-          w[2 * i] = addresses[i];
-          w[2 * i + 1] = parts[i].size === n ? 0 : 1;
-        }
-        return module._onnx_ops_max_flat(code, addresses.length, this.heap.descriptorAddress, outAddress, n);
-      }
-      // Index loops: for-of cost about 0.1 us per call where arrays of several
-      // kinds (frozen, packed, holey) met here.
-      let words = 4 + outShape.length;
-      for (let i = 0; i < parts.length; i++) words += 2 + parts[i].shape.length;
-      const w = this.heap.descriptor(words, op);
-      let p = 0;
-      w[p++] = code;
-      w[p++] = addresses.length;
-      w[p++] = outAddress;
-      w[p++] = outShape.length;
-      for (let k = 0; k < outShape.length; k++) w[p++] = outShape[k];
-      for (let i = 0; i < parts.length; i++) {
-        const s = parts[i].shape;
-        w[p++] = addresses[i];
-        w[p++] = s.length;
-        for (let k = 0; k < s.length; k++) w[p++] = s[k];
-      }
-      return module._onnx_ops_max(this.heap.descriptorAddress);
-    });
+    return this.run(op, info, shape, size, checked, out, this.maxKernel);
   }
 
   /** ONNX Relu: max(0, x) element-wise, for one input. */
@@ -148,9 +115,7 @@ export class Ops {
     const { version, out } = this.options(op, options);
     const c = checkInput(input, op, 0, this.heap);
     const info = this.checkDtypes(op, version, [c]);
-    const code = info.onnx;
-    return this.run(op, info, c.shape, c.size, [c], out, ({ addresses, outAddress, size }) =>
-      this.heap.module._onnx_ops_relu(code, addresses[0], outAddress, size));
+    return this.run(op, info, c.shape, c.size, [c], out, this.reluKernel);
   }
 
   /**
@@ -194,6 +159,45 @@ export class Ops {
       memoryBytes: this.heap.module.HEAPU8.buffer.byteLength,
     };
   }
+
+  // ---- kernels (see Kernel in plain.ts) ---------------------------------------
+
+  private readonly maxKernel: Kernel = (info, parts, addresses, outShape, outAddress, n) => {
+    const module = this.heap.module;
+    // Same layout as the output, or a single value, for every input: no
+    // broadcast plan needed (same shapes, scalars, [1,n] against [n], ...).
+    let flat = true;
+    for (let i = 0; i < parts.length; i++) flat &&= parts[i].size === n || parts[i].size === 1;
+    if (flat) {
+      const w = this.heap.descriptor(2 * addresses.length, 'Max');
+      for (let i = 0; i < addresses.length; i++) {
+        w[2 * i] = addresses[i];
+        w[2 * i + 1] = parts[i].size === n ? 0 : 1;
+      }
+      return module._onnx_ops_max_flat(info.onnx, addresses.length, this.heap.descriptorAddress, outAddress, n);
+    }
+    // Index loops: for-of cost about 0.1 us per call where arrays of several
+    // kinds (frozen, packed, holey) met here.
+    let words = 4 + outShape.length;
+    for (let i = 0; i < parts.length; i++) words += 2 + parts[i].shape.length;
+    const w = this.heap.descriptor(words, 'Max');
+    let p = 0;
+    w[p++] = info.onnx;
+    w[p++] = addresses.length;
+    w[p++] = outAddress;
+    w[p++] = outShape.length;
+    for (let k = 0; k < outShape.length; k++) w[p++] = outShape[k];
+    for (let i = 0; i < parts.length; i++) {
+      const s = parts[i].shape;
+      w[p++] = addresses[i];
+      w[p++] = s.length;
+      for (let k = 0; k < s.length; k++) w[p++] = s[k];
+    }
+    return module._onnx_ops_max(this.heap.descriptorAddress);
+  };
+
+  private readonly reluKernel: Kernel = (info, _parts, addresses, _outShape, outAddress, size) =>
+    this.heap.module._onnx_ops_relu(info.onnx, addresses[0], outAddress, size);
 
   // ---- shared steps ----------------------------------------------------------
 
@@ -267,7 +271,7 @@ export class Ops {
       });
       outAddress = out ? out.address : this.heap.alloc(bytes, op);
       if (size > 0) {
-        this.check(op, kernel({ inputs: checked, addresses, outShape: shape, outAddress, size }));
+        this.check(op, kernel(info, checked, addresses, shape, outAddress, size));
       }
       return out ?? new WasmTensor(this.heap, dtype, shape, size, outAddress);
     } catch (e) {

@@ -12,14 +12,13 @@ import { elementCount } from './validate.js';
 /** Default bytes of wasm memory the plain path may use for one call. */
 export const SCRATCH_BYTES = 1 << 20;
 
-/** A kernel over tensors placed in wasm memory; returns a status (0 = ok). */
-export type Kernel = (call: {
-  inputs: readonly { shape: readonly number[]; size: number }[];
-  addresses: readonly number[];
-  outShape: readonly number[];
-  outAddress: number;
-  size: number;
-}) => number;
+/**
+ * A kernel over tensors placed in wasm memory (the inputs' shapes and sizes,
+ * their addresses, the output's shape, address and size); returns a status
+ * (0 = ok). Positional, made once per instance: no objects per call.
+ */
+export type Kernel = (info: DTypeInfo, inputs: readonly { shape: readonly number[]; size: number }[],
+  addresses: readonly number[], outShape: readonly number[], outAddress: number, size: number) => number;
 
 /** An input as a window of a typed array (the validated inputs are parts as they are). */
 export interface Part {
@@ -66,7 +65,7 @@ function step(heap: Heap, kernel: Kernel, info: DTypeInfo, base: number, capacit
       addresses.push(at);
       at += align16(p.size * bytes);
     }
-    const status = kernel({ inputs, addresses, outShape: out.shape, outAddress: at, size: out.size });
+    const status = kernel(info, inputs, addresses, out.shape, at, out.size);
     if (status === 0) heap.readInto(out.data, info, out.offset, at, out.size);
     return status;
   }
