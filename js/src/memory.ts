@@ -140,9 +140,17 @@ export class Heap {
     this.heapView(info).set(src as never, address / info.bytes);
   }
 
-  /** A fresh, caller-owned copy of `length` elements of `dtype` at `address`. */
-  read(dtype: DType, address: number, length: number): TypedArray {
-    const info = DTYPE_INFO[dtype];
+  /**
+   * A fresh, caller-owned copy of `length` elements of a dtype at `address`:
+   * a slice of the heap view (one new object, where a new array and a
+   * subarray to copy from are two), or from UNZEROED_MIN_BYTES on a
+   * freshArray (a slice's buffer is zero-filled first).
+   */
+  read(info: DTypeInfo, address: number, length: number): TypedArray {
+    if (length * info.bytes < UNZEROED_MIN_BYTES) {
+      const at = address / info.bytes;
+      return this.heapView(info).slice(at, at + length);
+    }
     const out = freshArray(info, length);
     this.readInto(out, info, 0, address, length);
     return out;
@@ -274,7 +282,7 @@ export class WasmTensor {
   /** A plain copy: `{ dtype, shape, data }` with a fresh typed array. */
   toPlain(): { dtype: DType; shape: number[]; data: TypedArray } {
     this.assertLive('tensor');
-    return { dtype: this.dtype, shape: [...this.shape], data: this.heap.read(this.dtype, this.address, this.size) };
+    return { dtype: this.dtype, shape: [...this.shape], data: this.heap.read(DTYPE_INFO[this.dtype], this.address, this.size) };
   }
 
   /** @internal */

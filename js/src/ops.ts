@@ -3,10 +3,10 @@
  * and wasm memory (memory.ts).
  */
 import { type DType, type DTypeInfo, type TypedArray, dtypeInfo } from './dtypes.js';
-import { type ErrorCode, OnnxOpsError, describe, showShape } from './errors.js';
-import { DIMS, Heap, WasmTensor, freshArray } from './memory.js';
+import { OnnxOpsError, describe, showShape } from './errors.js';
+import { DIMS, Heap, WasmTensor } from './memory.js';
 import { type OpName, dtypesOfVersion, firstVersionWith, opVersion, supportedDtypes } from './opsets.js';
-import { type Kernel, type Part, SCRATCH_BYTES, runPlain } from './plain.js';
+import { type Kernel, type Part, SCRATCH_BYTES, checkStatus, runPlain } from './plain.js';
 import {
   type Checked, type PlainTensorLike, type Tensor, type TensorLike, broadcastChecked, checkFits, checkInput, checkOwnTensor,
   checkPlainOut, checkShape, elementCount, sameShape,
@@ -25,11 +25,6 @@ export interface OpOptions {
 
 /** A plain result: `{ dtype, shape, data }` with a fresh, caller-owned typed array. */
 export type Result = Tensor & { shape: number[] };
-
-// Status codes of the C++ entry points (src/dtype.h).
-const STATUS_CODES: readonly ErrorCode[] = [
-  'INVALID_ARGUMENT', 'DTYPE_NOT_ALLOWED', 'ARITY', 'INVALID_SHAPE', 'BROADCAST_MISMATCH', 'OUT_MISMATCH', 'TOO_LARGE',
-];
 
 /** Whether every input is plain data (no wasm tensor among them). */
 function allPlain(checked: readonly Checked[]): boolean {
@@ -249,8 +244,9 @@ export class Ops {
     const dtype = info.name;
     if (!(out instanceof WasmTensor) && allPlain(checked)) {
       const target = out === undefined ? undefined : checkPlainOut(op, info, shape, size, out, checked, this.heap);
-      const data = target === undefined || target.staged ? freshArray(info, size) : target.data; // written whole, or dropped
-      this.check(op, runPlain(this.heap, kernel, info, op, checked as readonly Part[], shape, data)); // all plain: data set
+      // All plain: each input's data is set. Staged: computed into a fresh array.
+      const data = runPlain(this.heap, kernel, info, op, checked as readonly Part[], shape,
+        target === undefined || target.staged ? undefined : target.data);
       if (target?.staged) target.data.set(data as never);
       return { dtype, shape: [...shape], data: (out as TypedArray | undefined) ?? data }; // the caller's own array
     }
@@ -271,7 +267,7 @@ export class Ops {
       });
       outAddress = out ? out.address : this.heap.alloc(bytes, op);
       if (size > 0) {
-        this.check(op, kernel(info, checked, addresses, shape, outAddress, size));
+        checkStatus(op, kernel(info, checked, addresses, shape, outAddress, size));
       }
       return out ?? new WasmTensor(this.heap, dtype, shape, size, outAddress);
     } catch (e) {
@@ -279,13 +275,6 @@ export class Ops {
       throw e;
     } finally {
       for (const a of temps) this.heap.free(a);
-    }
-  }
-
-  private check(op: OpName, status: number): void {
-    if (status !== 0) {
-      throw new OnnxOpsError(STATUS_CODES[status] ?? 'INVALID_ARGUMENT', op, undefined,
-        `the kernel rejected the call (status ${status})`);
     }
   }
 

@@ -6,7 +6,8 @@
  * (wasm memory never shrinks: a one-off huge call must not pin it).
  */
 import type { DTypeInfo, TypedArray } from './dtypes.js';
-import type { Heap } from './memory.js';
+import { type ErrorCode, OnnxOpsError } from './errors.js';
+import { type Heap, freshArray } from './memory.js';
 import { elementCount } from './validate.js';
 
 /** Default bytes of wasm memory the plain path may use for one call. */
@@ -20,6 +21,19 @@ export const SCRATCH_BYTES = 1 << 20;
 export type Kernel = (info: DTypeInfo, inputs: readonly { shape: readonly number[]; size: number }[],
   addresses: readonly number[], outShape: readonly number[], outAddress: number, size: number) => number;
 
+// Status codes of the C++ entry points (src/dtype.h).
+const STATUS_CODES: readonly ErrorCode[] = [
+  'INVALID_ARGUMENT', 'DTYPE_NOT_ALLOWED', 'ARITY', 'INVALID_SHAPE', 'BROADCAST_MISMATCH', 'OUT_MISMATCH', 'TOO_LARGE',
+];
+
+/** Throws the OnnxOpsError of a kernel status other than 0. */
+export function checkStatus(op: string, status: number): void {
+  if (status !== 0) {
+    throw new OnnxOpsError(STATUS_CODES[status] ?? 'INVALID_ARGUMENT', op, undefined,
+      `the kernel rejected the call (status ${status})`);
+  }
+}
+
 /** An input as a window of a typed array (the validated inputs are parts as they are). */
 export interface Part {
   data: TypedArray;
@@ -28,22 +42,28 @@ export interface Part {
   size: number;
 }
 
-/** The output's window: its offset is always known. */
-type OutPart = Part & { offset: number };
+/** The output's window: its offset is always known; no data: a fresh array, made by the one step that fits. */
+type OutPart = Omit<Part, 'data'> & { data?: TypedArray; offset: number };
 
 const align16 = (n: number): number => Math.ceil(n / 16) * 16; // no 32-bit bit ops: n may pass 2^31
 
 /**
  * Runs `kernel` on plain inputs into `out` (a typed array of the output's
- * size). Returns the first non-zero kernel status, or 0.
+ * size), or into a fresh array when there is none; returns that array. A
+ * kernel status other than 0 throws.
  */
 export function runPlain(heap: Heap, kernel: Kernel, info: DTypeInfo, op: string, inputs: readonly Part[],
-  outShape: readonly number[], out: TypedArray): number {
-  const bytes = info.bytes;
+  outShape: readonly number[], out?: TypedArray): TypedArray {
   const total = elementCount(outShape);
-  if (total === 0) return 0;
-  const base = heap.scratch(Math.min(heap.scratchLimit, needed(inputs, total, bytes)), op);
-  return step(heap, kernel, info, base, heap.scratchCapacity, inputs, { data: out, offset: 0, shape: outShape, size: total });
+  if (total === 0) return out ?? freshArray(info, 0);
+  const need = needed(inputs, total, info.bytes);
+  const base = heap.scratch(Math.min(heap.scratchLimit, need), op);
+  // Streamed: the chunks fill one array made up front. In one go: the
+  // result is copied out of wasm memory into a fresh array (Heap.read).
+  const whole: OutPart = { data: out ?? (need > heap.scratchCapacity ? freshArray(info, total) : undefined),
+    offset: 0, shape: outShape, size: total };
+  checkStatus(op, step(heap, kernel, info, base, heap.scratchCapacity, inputs, whole));
+  return whole.data!;
 }
 
 function needed(inputs: readonly Part[], outSize: number, bytes: number): number {
@@ -66,7 +86,10 @@ function step(heap: Heap, kernel: Kernel, info: DTypeInfo, base: number, capacit
       at += align16(p.size * bytes);
     }
     const status = kernel(info, inputs, addresses, out.shape, at, out.size);
-    if (status === 0) heap.readInto(out.data, info, out.offset, at, out.size);
+    if (status === 0) {
+      if (out.data) heap.readInto(out.data, info, out.offset, at, out.size);
+      else out.data = heap.read(info, at, out.size);
+    }
     return status;
   }
   // Split along the output's leading axis. An input that spans it (same

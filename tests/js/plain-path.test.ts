@@ -81,6 +81,18 @@ describe('fresh results', () => {
       const y = plain(ops.relu(new Float32Array(small).fill(-1)));
       expect(spy).not.toHaveBeenCalled();
       expect(Array.from(new Set(y.data as Float32Array))).toEqual([0]);
+      expect(y.data.byteOffset).toBe(0); // a copy out of wasm memory, its own buffer
+      expect(y.data.buffer.byteLength).toBe(y.data.byteLength);
+      // A scratch block that holds a 1 MiB result in one go: unzeroed too.
+      const big = await createOps({ scratchBytes: 4 * UNZEROED_MIN_BYTES });
+      const x = new Float32Array(UNZEROED_MIN_BYTES / 4).fill(-2);
+      x[5] = 3;
+      spy.mockClear();
+      const z = plain(big.relu(x));
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(z.data.buffer.byteLength).toBe(z.data.byteLength);
+      expect((z.data as Float32Array)[5]).toBe(3);
+      expect(Array.from(new Set(z.data as Float32Array))).toEqual([0, 3]);
     } finally {
       spy.mockRestore();
     }
