@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing need, on a fresh Debian 12 machine:
-# Emscripten, doctest, CMake, a C++ compiler, clang with libFuzzer and Chromium
-# from Debian; the npm devDependencies.
+# Emscripten, doctest, CMake, a C++ compiler, clang with libFuzzer, Zopfli and
+# Chromium from Debian; the npm devDependencies.
 # Quick when everything is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +12,7 @@ command -v emcc >/dev/null 2>&1 || need+=(emscripten)
 command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v g++ >/dev/null 2>&1 || need+=(g++)
 command -v make >/dev/null 2>&1 || need+=(make)
+command -v zopfli >/dev/null 2>&1 || need+=(zopfli)   # the embedded wasm's compression (scripts/build-js.mjs)
 [ -x /usr/bin/chromium ] || need+=(chromium)   # the demo's end-to-end tests
 command -v clang++ >/dev/null 2>&1 || need+=(clang)   # the fuzzers (libFuzzer)
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
