@@ -112,6 +112,17 @@ const getTag = intrinsic(Symbol.toStringTag);
 const getBuffer = intrinsic('buffer');
 const getByteOffset = intrinsic('byteOffset');
 const getLength = intrinsic('length');
+const setFrom = (TYPED_ARRAY_PROTO as { set: (source: TypedArray, offset?: number) => void }).set;
+
+/** x's buffer, byte offset and element count, from its internal slots. */
+export const bufferOf = (x: TypedArray): ArrayBufferLike => getBuffer.call(x) as ArrayBufferLike;
+export const byteOffsetOf = (x: TypedArray): number => getByteOffset.call(x) as number;
+export const lengthOf = (x: TypedArray): number => getLength.call(x) as number;
+
+/** Copies typed array `source` into typed array `target` from element `offset` on (TypedArray.prototype.set on internal slots). */
+export function copyInto(target: TypedArray, source: TypedArray, offset = 0): void {
+  setFrom.call(target, source, offset);
+}
 
 /** 'Float32Array', 'Uint8ClampedArray', ... for a typed array of any realm; undefined otherwise. */
 export function typedArrayKind(x: unknown): string | undefined {
@@ -119,17 +130,21 @@ export function typedArrayKind(x: unknown): string | undefined {
 }
 
 /**
- * A view of this realm's `array` class over exactly the memory of typed array
- * `x` (same buffer, offset and element count, read from internal slots), or a
- * copy of that memory when it lies in `copyFrom` (wasm memory, which a call
- * may grow, detaching the view). Throws a TypeError when x's buffer is detached.
+ * Typed array `x` as an `array`: x itself when `same` (its class holds the
+ * same elements: then it must be read only through the functions above,
+ * never through its own properties, which a subclass or the caller may have
+ * changed), else a view of this realm's `array` class over exactly its memory
+ * (same buffer, offset and element count, read from internal slots); a copy
+ * when that memory lies in `copyFrom` (wasm memory, which a call may grow,
+ * detaching any view). Throws a TypeError when x's buffer is detached.
  */
-export function standardView(x: ArrayBufferView, array: TypedArrayConstructor, copyFrom?: ArrayBufferLike): TypedArray {
+export function standardView(x: ArrayBufferView, array: TypedArrayConstructor, copyFrom?: ArrayBufferLike,
+  same = false): TypedArray {
   const buffer = getBuffer.call(x) as ArrayBufferLike;
-  const offset = getByteOffset.call(x) as number;
-  const length = getLength.call(x) as number;
+  const length = getLength.call(x) as number; // 0 when detached
   if (length === 0) new Uint8Array(buffer, 0, 0); // throws when detached
-  const view = new array(buffer, offset, length);
+  if (same && buffer !== copyFrom) return x as TypedArray;
+  const view = new array(buffer, getByteOffset.call(x) as number, length);
   return buffer === copyFrom ? view.slice() : view;
 }
 

@@ -9,7 +9,7 @@
  *   import { Tensor } from 'onnxruntime-web';
  *   const t = toOrt(ops.relu(x), { Tensor });   // an ort.Tensor
  */
-import { type DType, type TypedArray } from './dtypes.js';
+import { type DType, type TypedArray, standardView } from './dtypes.js';
 import { OnnxOpsError } from './errors.js';
 import { WasmTensor } from './memory.js';
 import { type OrtTensorLike, type TensorLike, checkInput } from './validate.js';
@@ -83,7 +83,7 @@ export function toOrt<R>(
   }
   const c = checkInput(x, op, undefined, x instanceof WasmTensor ? x.heap : undefined);
   let dtype: DType = c.info.name;
-  let data: TypedArray = c.wasm ? c.wasm.toPlain().data : c.data!;
+  let data: TypedArray = c.wasm ? c.wasm.toPlain().data : standardView(c.data!, c.info.array); // this realm's own class
   if (dtype === 'bfloat16') {
     if (bfloat16 === 'error') {
       throw new OnnxOpsError('DTYPE_NOT_ALLOWED', op, undefined,

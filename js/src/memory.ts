@@ -3,7 +3,9 @@
  * of the heap (made again whenever the memory has grown, which detaches old
  * ones), copies in and out, and the tensors that live in wasm memory.
  */
-import { type DType, type DTypeInfo, DTYPES, DTYPE_INFO, type TypedArray } from './dtypes.js';
+import {
+  type DType, type DTypeInfo, DTYPES, DTYPE_INFO, type TypedArray, bufferOf, byteOffsetOf, copyInto,
+} from './dtypes.js';
 import { OnnxOpsError, type InputRef } from './errors.js';
 import type { OnnxOpsModule } from './wasm/onnx-ops-wasm.js';
 
@@ -136,8 +138,8 @@ export class Heap {
    * elements from there) to `address`, through the heap view of the same class.
    */
   write(address: number, info: DTypeInfo, data: TypedArray, offset?: number, count?: number): void {
-    const src = offset === undefined ? data : data.subarray(offset, offset + count!);
-    this.heapView(info).set(src as never, address / info.bytes);
+    const src = offset === undefined ? data : new info.array(bufferOf(data), byteOffsetOf(data) + offset * info.bytes, count!);
+    copyInto(this.heapView(info), src, address / info.bytes);
   }
 
   /**
@@ -195,7 +197,7 @@ export class Heap {
   /** Copies `count` elements of a dtype at `address` into `target` (its storage array) from element `offset` on. */
   readInto(target: TypedArray, info: DTypeInfo, offset: number, address: number, count: number): void {
     const at = address / info.bytes;
-    target.set(this.heapView(info).subarray(at, at + count) as never, offset);
+    copyInto(target, this.heapView(info).subarray(at, at + count), offset);
   }
 
   /**

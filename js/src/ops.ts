@@ -2,7 +2,7 @@
  * The operators: one function each, over the validated inputs (validate.ts)
  * and wasm memory (memory.ts).
  */
-import { type DType, type DTypeInfo, type TypedArray, dtypeInfo } from './dtypes.js';
+import { type DType, type DTypeInfo, type TypedArray, copyInto, dtypeInfo } from './dtypes.js';
 import { OnnxOpsError, describe, showShape } from './errors.js';
 import { DIMS, Heap, WasmTensor } from './memory.js';
 import { type OpName, dtypesOfVersion, firstVersionWith, opVersion, supportedDtypes } from './opsets.js';
@@ -85,7 +85,7 @@ export class Ops {
       }
       if (out === undefined) return acc;
       const target = checkPlainOut(op, info, shape, size, out, checked, this.heap).data;
-      target.set(acc.data as never);
+      copyInto(target, acc.data);
       return { dtype: info.name, shape: [...shape], data: out as TypedArray };
     }
     return this.run(op, info, shape, size, checked, out, this.maxKernel);
@@ -247,7 +247,7 @@ export class Ops {
       // All plain: each input's data is set. Staged: computed into a fresh array.
       const data = runPlain(this.heap, kernel, info, op, checked as readonly Part[], shape,
         target === undefined || target.staged ? undefined : target.data);
-      if (target?.staged) target.data.set(data as never);
+      if (target?.staged) copyInto(target.data, data);
       return { dtype, shape: [...shape], data: (out as TypedArray | undefined) ?? data }; // the caller's own array
     }
     if (out !== undefined && !(out instanceof WasmTensor)) {
@@ -260,7 +260,7 @@ export class Ops {
     try {
       const addresses = checked.map((c, i) => {
         if (c.wasm) return c.wasm.address;
-        const a = this.heap.alloc(c.data!.byteLength, op, i);
+        const a = this.heap.alloc(c.size * info.bytes, op, i);
         temps.push(a);
         this.heap.write(a, info, c.data!);
         return a;

@@ -4,7 +4,8 @@
  * memory is touched.
  */
 import {
-  type DType, type DTypeInfo, DTYPE_INFO, type TypedArray, dtypeInfo, dtypeOfArray, standardView, typedArrayKind,
+  type DType, type DTypeInfo, DTYPE_INFO, type TypedArray, bufferOf, byteOffsetOf, dtypeInfo, dtypeOfArray, lengthOf,
+  standardView, typedArrayKind,
 } from './dtypes.js';
 import { type InputRef, OnnxOpsError, describe, showShape } from './errors.js';
 import { DIMS, type Heap, MAX_WASM_BYTES, WasmTensor } from './memory.js';
@@ -41,7 +42,7 @@ export interface Checked {
   info: DTypeInfo; // the dtype
   shape: readonly number[];
   size: number;
-  data?: TypedArray; // plain inputs, reinterpreted as the dtype's storage array
+  data?: TypedArray; // plain inputs: the dtype's storage array (see storageOf: read it only through dtypes.ts)
   wasm?: WasmTensor;
 }
 
@@ -96,11 +97,13 @@ function holds(info: DTypeInfo, kind: string): boolean {
 }
 
 /**
- * The dtype's storage array over exactly the bytes of `data`, as a fresh view
- * of this realm's standard class (so subclasses, null prototypes and other
- * realms cannot change what is read), or an error. With `owner`, data that is
- * a view of its wasm memory (e.g. a tensor's .data) is copied out: the call
- * may grow the memory, which would detach it.
+ * The dtype's storage array over exactly the bytes of `data`, or an error:
+ * `data` itself when it is of the storage class (of any realm, or a subclass,
+ * or without a prototype: so it is read only through dtypes.ts's functions on
+ * internal slots, never through its own properties), else a view of this
+ * realm's standard class (a Float16Array's bits as a Uint16Array). With
+ * `owner`, data that is a view of its wasm memory (e.g. a tensor's .data) is
+ * copied out: the call may grow the memory, which would detach it.
  */
 export function storageOf(data: unknown, info: DTypeInfo, op: string, input: InputRef, owner?: Heap): TypedArray {
   const kind = typedArrayKind(data);
@@ -114,7 +117,7 @@ export function storageOf(data: unknown, info: DTypeInfo, op: string, input: Inp
       `data for ${dtype} must be a ${want.name}${extra}, got ${kind ?? describe(data)}`);
   }
   try {
-    return standardView(data as ArrayBufferView, want, owner?.wasmBuffer);
+    return standardView(data as ArrayBufferView, want, owner?.wasmBuffer, kind === info.arrayName);
   } catch {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, input, 'the data\'s ArrayBuffer is detached');
   }
@@ -143,8 +146,9 @@ export function checkInput(x: unknown, op: string, input: InputRef, owner: Heap 
       throw new OnnxOpsError('INVALID_ARGUMENT', op, input, `${describe(x)} is not a typed array of a supported dtype`);
     }
     const data = storageOf(x, info, op, input, owner);
-    checkFits(info, [data.length], data.length, op, input);
-    return { info, shape: [data.length], size: data.length, data };
+    const length = lengthOf(data);
+    checkFits(info, [length], length, op, input);
+    return { info, shape: [length], size: length, data };
   }
   if (x === null || typeof x !== 'object') {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, input,
@@ -159,9 +163,10 @@ export function checkInput(x: unknown, op: string, input: InputRef, owner: Heap 
   const info = dtypeInfo(ort ? t.type : t.dtype, op, input);
   const { shape, size } = checkShape(ort ? t.dims : t.shape, op, input);
   const data = storageOf(t.data, info, op, input, owner);
-  if (data.length !== size) {
+  const length = lengthOf(data);
+  if (length !== size) {
     throw new OnnxOpsError('DATA_LENGTH', op, input,
-      `data has ${data.length} elements but shape ${showShape(shape)} needs ${size}`);
+      `data has ${length} elements but shape ${showShape(shape)} needs ${size}`);
   }
   checkFits(info, shape, size, op, input);
   return { info, shape, size, data };
@@ -233,29 +238,31 @@ export function sameShape(a: readonly number[], b: readonly number[]): boolean {
 export function checkPlainOut(op: string, info: DTypeInfo, shape: readonly number[], size: number, out: ArrayBufferView,
   inputs: readonly Checked[], owner: Heap): { data: TypedArray; staged: boolean } {
   const data = storageOf(out, info, op, 'out');
-  const buffer = data.buffer;
+  const buffer = bufferOf(data);
   if (buffer === owner.wasmBuffer) {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out',
       'out is a view of wasm memory (a tensor\'s .data?): pass the tensor itself as out');
   }
-  if (data.length !== size) {
+  const length = lengthOf(data);
+  if (length !== size) {
     throw new OnnxOpsError('OUT_MISMATCH', op, 'out',
-      `out has ${data.length} elements but the result ${showShape(shape)} has ${size}`);
+      `out has ${length} elements but the result ${showShape(shape)} has ${size}`);
   }
-  const start = data.byteOffset;
-  const end = start + data.byteLength;
+  const start = byteOffsetOf(data);
+  const end = start + length * info.bytes;
   for (let i = 0; i < inputs.length; i++) {
     const d = inputs[i].data;
-    if (!d || d.buffer !== buffer || d.byteLength === 0 || data.byteLength === 0) continue;
-    if (d.byteOffset >= end || d.byteOffset + d.byteLength <= start) continue;
-    if (d.byteOffset === start && d.byteLength === data.byteLength) continue;
+    if (!d || bufferOf(d) !== buffer || inputs[i].size === 0 || length === 0) continue;
+    const from = byteOffsetOf(d);
+    if (from >= end || from + inputs[i].size * info.bytes <= start) continue;
+    if (from === start && inputs[i].size === length) continue;
     throw new OnnxOpsError('OVERLAP', op, i,
       'out overlaps this input\'s memory without being exactly it (results would overwrite values still to be read)');
   }
   // Two SharedArrayBuffer objects may share memory (structuredClone, workers)
   // without JavaScript being able to tell: then the result is computed aside
   // and copied into out at the end.
-  const staged = isShared(buffer) && inputs.some((c) => c.data && isShared(c.data.buffer) && c.data.buffer !== buffer);
+  const staged = isShared(buffer) && inputs.some((c) => c.data && isShared(bufferOf(c.data)) && bufferOf(c.data) !== buffer);
   return { data, staged };
 }
 

@@ -873,6 +873,48 @@ describe('odd views, shared memory, detached buffers', () => {
     expect(Array.from(ops.relu({ dtype: 'float32', shape: [2], data: foreign }).data as Float32Array)).toEqual([0, 2]);
     expectOnnxError(() => ops.relu({ dtype: 'float64', shape: [2], data: foreign }), 'INVALID_ARGUMENT');
   });
+
+  test('typed arrays whose properties lie are read through their internal slots only (inputs and out)', async () => {
+    // The library takes an input (or out) of the dtype's own class as it is,
+    // without a view of its own: nothing may then read it by property.
+    const touched: string[] = [];
+    const trap = <T extends Float32Array>(x: T): T => {
+      for (const key of ['length', 'buffer', 'byteOffset', 'byteLength', 'subarray', 'set', 'slice', 'constructor']) {
+        Object.defineProperty(x, key, { get() { touched.push(key); throw new Error(`read ${key}`); } });
+      }
+      return x;
+    };
+    class Sub extends Float32Array {
+      static override get [Symbol.species](): Float32ArrayConstructor { touched.push('species'); return Float32Array; }
+    }
+    const tiny = await createOps({ scratchBytes: 4096 }); // streams: inputs are copied in windows
+    for (const mine of [ops, tiny]) {
+      for (const n of [5, 3001]) {
+        const rand = rng(n);
+        const a = Float32Array.from({ length: n }, () => rand() * 20 - 10);
+        const b = Float32Array.from({ length: n }, () => rand() * 20 - 10);
+        const max = a.map((x, i) => (x > b[i] ? x : b[i]));
+        const relu = a.map((x) => (x > 0 ? x : 0));
+        const outBits = new Float32Array(n);
+        const out = trap(new Sub(outBits.buffer));
+        const ta = trap(new Sub(a));
+        const tb = trap(new Sub(b));
+        expect(Array.from(mine.max([ta, tb]).data as Float32Array)).toEqual(Array.from(max));
+        expect(Array.from(mine.max([{ dtype: 'float32', shape: [n], data: ta }, tb]).data as Float32Array))
+          .toEqual(Array.from(max));
+        expect(mine.max([ta, tb], { out }).data).toBe(out);
+        expect(Array.from(outBits)).toEqual(Array.from(max));
+        expect(Array.from(mine.relu(ta).data as Float32Array)).toEqual(Array.from(relu));
+        mine.relu(ta, { out });
+        expect(Array.from(outBits)).toEqual(Array.from(relu));
+        expectOnnxError(() => mine.max([ta, tb], { out: trap(new Sub(a.buffer, 4, n - 1)) }), 'OUT_MISMATCH');
+        const shared = new Float32Array(n + 1);
+        const tc = trap(new Sub(shared.buffer, 0, n));
+        expectOnnxError(() => mine.max([tc, tb], { out: trap(new Sub(shared.buffer, 4, n)) }), 'OVERLAP');
+      }
+    }
+    expect(touched).toEqual([]);
+  });
 });
 
 describe('out tensors', () => {
