@@ -42,8 +42,8 @@ export interface Part {
   size: number;
 }
 
-/** The output's window: its offset is always known; no data: a fresh array, made by the one step that fits. */
-type OutPart = Omit<Part, 'data'> & { data?: TypedArray; offset: number };
+/** The output's window: its offset is always known. */
+type OutPart = Part & { offset: number };
 
 const align16 = (n: number): number => Math.ceil(n / 16) * 16; // no 32-bit bit ops: n may pass 2^31
 
@@ -58,12 +58,11 @@ export function runPlain(heap: Heap, kernel: Kernel, info: DTypeInfo, op: string
   if (total === 0) return out ?? freshArray(info, 0);
   const need = needed(inputs, total, info.bytes);
   const base = heap.scratch(Math.min(heap.scratchLimit, need), op);
-  // Streamed: the chunks fill one array made up front. In one go: the
-  // result is copied out of wasm memory into a fresh array (Heap.read).
-  const whole: OutPart = { data: out ?? (need > heap.scratchCapacity ? freshArray(info, total) : undefined),
-    offset: 0, shape: outShape, size: total };
-  checkStatus(op, step(heap, kernel, info, base, heap.scratchCapacity, inputs, whole));
-  return whole.data!;
+  if (need <= heap.scratchCapacity) return once(heap, kernel, info, op, base, inputs, outShape, total, out, 0);
+  // Streamed: the chunks fill one array made up front.
+  const data = out ?? freshArray(info, total);
+  step(heap, kernel, info, op, base, heap.scratchCapacity, inputs, { data, offset: 0, shape: outShape, size: total });
+  return data;
 }
 
 function needed(inputs: readonly Part[], outSize: number, bytes: number): number {
@@ -72,25 +71,33 @@ function needed(inputs: readonly Part[], outSize: number, bytes: number): number
   return n;
 }
 
-function step(heap: Heap, kernel: Kernel, info: DTypeInfo, base: number, capacity: number, inputs: readonly Part[],
-  out: OutPart): number {
+/**
+ * Everything fits at `base`: copy the inputs in, run once, copy the result
+ * into `out` from element `offset` on, or into a fresh array (Heap.read);
+ * returns that array.
+ */
+function once(heap: Heap, kernel: Kernel, info: DTypeInfo, op: string, base: number, inputs: readonly Part[],
+  outShape: readonly number[], size: number, out: TypedArray | undefined, offset: number): TypedArray {
+  let at = base;
+  const addresses: number[] = [];
+  for (let i = 0; i < inputs.length; i++) {
+    const p = inputs[i];
+    heap.write(at, info, p.data, p.offset, p.size); // no offset: the whole array
+    addresses.push(at);
+    at += align16(p.size * info.bytes);
+  }
+  checkStatus(op, kernel(info, inputs, addresses, outShape, at, size));
+  if (!out) return heap.read(info, at, size);
+  heap.readInto(out, info, offset, at, size);
+  return out;
+}
+
+function step(heap: Heap, kernel: Kernel, info: DTypeInfo, op: string, base: number, capacity: number,
+  inputs: readonly Part[], out: OutPart): void {
   const bytes = info.bytes;
   if (needed(inputs, out.size, bytes) <= capacity) {
-    // Everything fits: copy in, run once, copy out.
-    let at = base;
-    const addresses: number[] = [];
-    for (let i = 0; i < inputs.length; i++) {
-      const p = inputs[i];
-      heap.write(at, info, p.data, p.offset, p.size); // no offset: the whole array
-      addresses.push(at);
-      at += align16(p.size * bytes);
-    }
-    const status = kernel(info, inputs, addresses, out.shape, at, out.size);
-    if (status === 0) {
-      if (out.data) heap.readInto(out.data, info, out.offset, at, out.size);
-      else out.data = heap.read(info, at, out.size);
-    }
-    return status;
+    once(heap, kernel, info, op, base, inputs, out.shape, out.size, out.data, out.offset);
+    return;
   }
   // Split along the output's leading axis. An input that spans it (same
   // extent, aligned) is cut into rows; one broadcast along it is resident:
@@ -115,11 +122,10 @@ function step(heap: Heap, kernel: Kernel, info: DTypeInfo, base: number, capacit
       const parts = inputs.map((p, i) => (spans[i]
         ? { data: p.data, offset: (p.offset ?? 0) + r0 * (p.size / d0), shape: [r, ...p.shape.slice(1)], size: r * (p.size / d0) }
         : p));
-      const status = step(heap, kernel, info, base, capacity, parts,
+      step(heap, kernel, info, op, base, capacity, parts,
         { data: out.data, offset: out.offset + r0 * restSize, shape: [r, ...rest], size: r * restSize });
-      if (status !== 0) return status;
     }
-    return 0;
+    return;
   }
   // Even one row does not fit beside the resident inputs: one row at a time,
   // each a problem of one rank less.
@@ -128,9 +134,7 @@ function step(heap: Heap, kernel: Kernel, info: DTypeInfo, base: number, capacit
       if (spans[i]) return { data: p.data, offset: (p.offset ?? 0) + r * (p.size / d0), shape: p.shape.slice(1), size: p.size / d0 };
       return p.shape.length === rank ? { ...p, shape: p.shape.slice(1) } : p; // drop its leading 1
     });
-    const status = step(heap, kernel, info, base, capacity, parts,
+    step(heap, kernel, info, op, base, capacity, parts,
       { data: out.data, offset: out.offset + r * restSize, shape: rest, size: restSize });
-    if (status !== 0) return status;
   }
-  return 0;
 }

@@ -885,7 +885,7 @@ describe('odd views, shared memory, detached buffers', () => {
       return x;
     };
     class Sub extends Float32Array {
-      static override get [Symbol.species](): Float32ArrayConstructor { touched.push('species'); return Float32Array; }
+      static get [Symbol.species](): Float32ArrayConstructor { touched.push('species'); return Float32Array; }
     }
     const tiny = await createOps({ scratchBytes: 4096 }); // streams: inputs are copied in windows
     for (const mine of [ops, tiny]) {
