@@ -229,14 +229,19 @@ export class Heap {
 
 /** @internal The key of a wasm tensor's internal dims (see WasmTensor). */
 export const DIMS: unique symbol = Symbol('onnx-ops-wasm dims');
+/** @internal The key of a wasm tensor's one changing field (see WasmTensor). */
+const CELL: unique symbol = Symbol('onnx-ops-wasm address');
 
 /**
  * A tensor whose data lives in wasm memory. Ops given such tensors read and
- * write them in place, with no copy. Free it with dispose().
+ * write them in place, with no copy. Free it with dispose(). Frozen: an
+ * assignment to its fields (size, dtype, ...) cannot make a kernel read or
+ * write outside its memory.
  */
 export class WasmTensor {
   /** @internal */ readonly heap: Heap;
-  /** @internal */ address: number;
+  /** @internal Its address in wasm memory, -1 once disposed (the only field that changes). */
+  readonly [CELL]: { address: number };
   readonly dtype: DType;
   readonly shape: readonly number[];
   /**
@@ -258,7 +263,13 @@ export class WasmTensor {
     this.shape = Object.freeze([...shape]);
     this.size = size;
     this.byteLength = size * DTYPE_INFO[dtype].bytes;
-    this.address = address;
+    this[CELL] = { address };
+    Object.freeze(this);
+  }
+
+  /** @internal Its address in wasm memory (-1 once disposed). */
+  get address(): number {
+    return this[CELL].address;
   }
 
   /**
@@ -277,8 +288,9 @@ export class WasmTensor {
 
   /** Frees the wasm memory. Using the tensor afterwards is a DISPOSED error. Idempotent. */
   dispose(): void {
-    if (this.address > 0) this.heap.free(this.address);
-    this.address = -1;
+    const cell = this[CELL];
+    if (cell.address > 0) this.heap.free(cell.address);
+    cell.address = -1;
   }
 
   /** A plain copy: `{ dtype, shape, data }` with a fresh typed array. */

@@ -1050,6 +1050,27 @@ describe('memory', () => {
     expectUsable(ops);
   });
 
+  test('a wasm tensor is frozen: assigning its fields throws and changes nothing a kernel reads', () => {
+    const t = ops.tensor('float32', [4], new Float32Array([-1, 2, -3, 4]));
+    const r = ops.tensor('float32', [4]);
+    const foreign = other.tensor('float32', [1]);
+    const base = ops.memoryStats();
+    for (const [key, value] of [['size', 1e9], ['byteLength', 1e9], ['dtype', 'float64'], ['shape', [1e9]],
+      ['address', 8], ['heap', foreign.heap]] as const) {
+      expect(() => { (t as Any)[key] = value; }).toThrow(TypeError);
+    }
+    expect(() => { (t.shape as Any)[0] = 1e9; }).toThrow(TypeError);
+    expect(Object.isFrozen(t)).toBe(true);
+    ops.relu(t, { out: r });
+    expect(Array.from(r.data as Float32Array)).toEqual([0, 2, 0, 4]);
+    expect(ops.memoryStats()).toEqual(base);
+    t.dispose();
+    expect(t.disposed).toBe(true);
+    expectOnnxError(() => ops.relu(t, { out: r }), 'DISPOSED');
+    r.dispose();
+    foreign.dispose();
+  });
+
   test('memory growth while tensors are alive never corrupts them', async () => {
     const mine = await createWarmOps();
     const base = mine.memoryStats();
