@@ -155,8 +155,9 @@ export function checkInput(x: unknown, op: string, input: InputRef, owner: Heap 
       `expected a tensor ({ dtype, shape, data }, { type, dims, data }, a typed array or a wasm tensor), got ${describe(x)}`);
   }
   const t = x as Record<string, unknown>;
-  const ort = !('dtype' in t) && 'type' in t && 'dims' in t;
-  if (!ort && !('dtype' in t && 'shape' in t && 'data' in t)) {
+  const own = 'dtype' in t;
+  const ort = !own && 'type' in t && 'dims' in t;
+  if (!ort && !(own && 'shape' in t && 'data' in t)) {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, input,
       'expected a tensor: { dtype, shape, data }, { type, dims, data }, a typed array or a wasm tensor');
   }
