@@ -183,10 +183,16 @@ export function broadcastShapes(...shapes: (readonly number[])[]): number[] {
 
 /** The broadcast shape of checked inputs (may be one of their shapes: do not modify). */
 export function broadcastChecked(inputs: readonly { shape: readonly number[] }[], op: string): readonly number[] {
-  // Plain loops, no closures: this runs on every call of Max; the usual case,
-  // one shape, stays small enough to be inlined.
-  const first = inputs.length > 0 ? inputs[0].shape : [];
-  for (let i = 1; i < inputs.length; i++) if (!sameShape(inputs[i].shape, first)) return broadcastMixed(inputs, op);
+  // Plain loops, no closures: this runs on every call of Max; the usual cases,
+  // one shape, or one shape and rank-0 scalars (which broadcast to anything),
+  // stay small enough to be inlined.
+  let first = inputs.length > 0 ? inputs[0].shape : [];
+  for (let i = 1; i < inputs.length; i++) {
+    const s = inputs[i].shape;
+    if (s.length === 0) continue;
+    if (first.length === 0) first = s; // every input before it was rank 0
+    else if (!sameShape(s, first)) return broadcastMixed(inputs, op);
+  }
   return first;
 }
 
