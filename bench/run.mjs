@@ -311,14 +311,14 @@ async function runCase(ctx, wl, dtype, n, shapes) {
 // NaN propagation or -0/+0 order), vcopy (loads and stores only), and
 // memory.copy for the same traffic. Ratios within one row share data and heap.
 // streams: full-length arrays read or written; extra: elements of the reused
-// row or value. The broadcasts run through the library's C++ entry point
+// row or value; workload: the table above whose ceiling the yardstick bounds. The broadcasts run through the library's C++ entry point
 // (planning and the row/value check included), against the bare pmax loop.
 const KERNEL_ROWS = [
-  { id: 'relu', label: 'Relu', streams: 2, extra: 0, yardstick: 'vcopy', ours: 'relu' },
-  { id: 'max2', label: 'Max-2', streams: 3, extra: 0, yardstick: 'pmax', ours: 'max' },
-  { id: 'max3', label: 'Max-3', streams: 4, extra: 0, yardstick: 'pmax3', ours: 'max3' },
-  { id: 'row', label: 'Max [R,1024],[1024]', streams: 2, extra: 1024, yardstick: 'prow', ours: 'maxrow' },
-  { id: 'value', label: 'Max [n],[]', streams: 2, extra: 1, yardstick: 'pmaxval', ours: 'maxval' },
+  { id: 'relu', label: 'Relu', streams: 2, extra: 0, yardstick: 'vcopy', ours: 'relu', workload: 'relu' },
+  { id: 'max2', label: 'Max-2', streams: 3, extra: 0, yardstick: 'pmax', ours: 'max', workload: 'max2' },
+  { id: 'max3', label: 'Max-3', streams: 4, extra: 0, yardstick: 'pmax3', ours: 'max3', workload: 'max3' },
+  { id: 'row', label: 'Max [R,1024],[1024]', streams: 2, extra: 1024, yardstick: 'prow', ours: 'maxrow', workload: 'max-bcast' },
+  { id: 'value', label: 'Max [n],[]', streams: 2, extra: 1, yardstick: 'pmaxval', ours: 'maxval', workload: 'max-scalar' },
 ];
 async function runKernels(copy) {
   if (!KERNELS) return { skipped: 'disabled (--no-kernels)' };
@@ -429,9 +429,8 @@ const vsOrt = (r) => ['ours', 'ours-out', 'ours-zc'].map((id) => fmtX(ratio(med(
 // cache-sized chunks, so the case's own copy limit would be no bound.
 let peakCopyGBps = null;
 let yardUsPerByte = {};
-const YARDSTICK_OF = { relu: 'relu', max2: 'max2', max3: 'max3', 'max-bcast': 'row', 'max-scalar': 'value' };
 const kernelFloor = (r) => {
-  const y = yardUsPerByte[YARDSTICK_OF[r.workload]];
+  const y = yardUsPerByte[KERNEL_ROWS.find((k) => k.workload === r.workload)?.id];
   if (y) return r.bytes * y;
   return peakCopyGBps ? r.bytes / (peakCopyGBps * 1e3) : null;
 };

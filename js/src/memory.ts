@@ -59,7 +59,7 @@ export class Heap {
    * each dtype (its storage array), by ONNX number: renewed only when the
    * memory grows (see wasmBuffer).
    */
-  private bufferOf: Uint8Array | undefined;
+  private u8Seen: Uint8Array | undefined;
   private bufferSeen: ArrayBufferLike | undefined;
   private views: TypedArray[] = [];
 
@@ -94,21 +94,22 @@ export class Heap {
    * again only then: reading `.buffer` is a call into the engine (~20 ns).
    */
   get wasmBuffer(): ArrayBufferLike {
-    const u8 = this.module.HEAPU8;
-    if (u8 !== this.bufferOf) this.renew(u8);
+    this.sync();
     return this.bufferSeen!;
   }
 
   /** A view of all of wasm memory as the dtype's storage array (valid until memory grows). */
   private heapView(info: DTypeInfo): TypedArray {
-    const u8 = this.module.HEAPU8;
-    if (u8 !== this.bufferOf) this.renew(u8);
+    this.sync();
     return this.views[info.onnx];
   }
 
-  private renew(u8: Uint8Array): void {
+  /** Takes the buffer and the views again when the glue's HEAPU8 is not the one last seen. */
+  private sync(): void {
+    const u8 = this.module.HEAPU8;
+    if (u8 === this.u8Seen) return;
     const buffer = u8.buffer;
-    this.bufferOf = u8;
+    this.u8Seen = u8;
     this.bufferSeen = buffer;
     this.views = [];
     for (const d of DTYPES) {

@@ -269,7 +269,10 @@ export function checkPlainOut(op: string, info: DTypeInfo, shape: readonly numbe
   // Two SharedArrayBuffer objects may share memory (structuredClone, workers)
   // without JavaScript being able to tell: then the result is computed aside
   // and copied into out at the end.
-  const staged = isShared(buffer) && inputs.some((c) => c.data && isShared(bufferOf(c.data)) && bufferOf(c.data) !== buffer);
+  const staged = isShared(buffer) && inputs.some((c) => {
+    const b = c.data && bufferOf(c.data);
+    return b !== undefined && b !== buffer && isShared(b);
+  });
   return { data, staged };
 }
 
