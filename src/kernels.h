@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstddef>
-#include <cstring>
 
 #include "traits.h"
 
@@ -69,91 +68,107 @@ constexpr size_t kFastMaxChunkBytes = 4096;
 constexpr size_t kFastMaxSmallChunkBytes = 1024;
 
 #ifdef ONNX_OPS_VECTOR
-// Max of two operands (a or b may be one repeated value) or three contiguous
-// ones (kThree), for the dtypes with a fast path (Tr::kFastMax: the floats).
+// Whether a fast Max result may stand in for the chain's first operand in the
+// exact recompute (traits with kFastKeepsFirst; see FastMax).
+template <class Tr>
+constexpr auto fast_keeps_first(int) -> decltype(Tr::kFastKeepsFirst) { return Tr::kFastKeepsFirst; }
+template <class Tr>
+constexpr bool fast_keeps_first(long) { return false; }
+
+// Max of two contiguous operands, or of three (kThree), for the dtypes with a
+// fast path (Tr::kFastMax: the floats).
 // The fast results go straight to the output, chunk by chunk, while each
 // vector's flags are merged into one running Flags (Tr::merge); at the end of a
 // chunk, one test: a suspicious chunk (a NaN, a -0, see the traits) is
 // recomputed exactly, out of line. No branch per block and no result held
-// back. When out is one of the inputs (in place), a chunk goes to a stack
-// buffer first and is copied out once it passed, so the exact path can still
-// read the inputs.
-template <class Tr, bool kThree, bool kAScalar, bool kBScalar>
+// back.
+// In place, for the IEEE types (Tr::kFastKeepsFirst), the operand o that out
+// overwrites goes first in the fast chain, pmax(pmax(o, x), y): its NaN is
+// what pmax keeps, the flags cover the others, and the exact recompute of a
+// chunk reads the fast result r where o was. That recompute is still exact: r
+// is o when o is NaN, is never NaN otherwise (so the first NaN is still the
+// first of the intact operands), and is an operand of the largest value, +0
+// whenever o was +0 and that value is zero: the max over the operands with r
+// for o is the max over the operands. The float16/bfloat16 fast formula keeps
+// nothing of a NaN, so there, in place, a chunk goes to a stack buffer first
+// and is copied out once it passed.
+template <class Tr, bool kThree>
 struct FastMax {
   using T = typename Tr::T;
   static constexpr size_t kLanes = 16 / sizeof(T);
   static constexpr size_t kChunk = kFastMaxChunkBytes / sizeof(T);
   static constexpr size_t kSmallChunk = kFastMaxSmallChunkBytes / sizeof(T);
-  static constexpr size_t da = kAScalar ? 0 : 1, db = kBScalar ? 0 : 1;
 
   // out[0..m) exactly; m is a multiple of kLanes.
   ONNX_OPS_COLD static void exact(size_t m, const T* a, const T* b, const T* c, T* out) {
-    const v128_t sa = kAScalar ? splat_value(*a) : v128_t{};
-    const v128_t sb = kBScalar ? splat_value(*b) : v128_t{};
-    for (; m > 0; m -= kLanes, a += da * kLanes, b += db * kLanes, c += kThree ? kLanes : 0, out += kLanes) {
-      v128_t r = Tr::vmax(kAScalar ? sa : wasm_v128_load(a), kBScalar ? sb : wasm_v128_load(b));
+    for (; m > 0; m -= kLanes, a += kLanes, b += kLanes, c += kThree ? kLanes : 0, out += kLanes) {
+      v128_t r = Tr::vmax(wasm_v128_load(a), wasm_v128_load(b));
       if constexpr (kThree) r = Tr::vmax(r, wasm_v128_load(c));
       wasm_v128_store(out, r);
     }
   }
 
   static void run(size_t n, const T* a, const T* b, const T* c, T* out) {
-    const v128_t sa = kAScalar ? splat_value(*a) : v128_t{};
-    const v128_t sb = kBScalar ? splat_value(*b) : v128_t{};
     auto fast = [&](const T* pa, const T* pb, const T* pc, size_t k, typename Tr::Flags& f) {
-      const v128_t va = kAScalar ? sa : wasm_v128_load(pa + k * kLanes);
-      const v128_t vb = kBScalar ? sb : wasm_v128_load(pb + k * kLanes);
+      const v128_t va = wasm_v128_load(pa + k * kLanes);
+      const v128_t vb = wasm_v128_load(pb + k * kLanes);
       if constexpr (kThree) return Tr::vmax3_fast(va, vb, wasm_v128_load(pc + k * kLanes), f);
       else return Tr::vmax_fast(va, vb, f);
     };
-    const bool in_place = out == a || out == b || (kThree && out == c);
-    alignas(16) T buf[kChunk];
+    // The fast chain reads (a, b, c) as (x, y, z): b or c goes first when out is it (see above).
+    constexpr bool kReorder = fast_keeps_first<Tr>(0);
+    const bool buffered = !kReorder && (out == a || out == b || (kThree && out == c));
+    alignas(16) T buf[kReorder ? 1 : kChunk];
+    const int first = !kReorder ? 0 : out == b ? 1 : kThree && out == c ? 2 : 0;
+    const T* x = first == 1 ? b : first == 2 ? c : a;
+    const T* y = first == 0 ? b : a;
+    const T* z = first == 2 ? b : c;
     size_t passed = kChunk;  // elements that passed since the last redo (small chunks until kChunk)
-    while (n >= kLanes) {
+    size_t done = 0;
+    while (n - done >= kLanes) {
       const size_t chunk = passed >= kChunk ? kChunk : kSmallChunk;
-      const size_t m = n < chunk ? n / kLanes * kLanes : chunk;
-      const T* pa = a;
-      const T* pb = b;
-      const T* pc = c;
-      T* po = in_place ? buf : out;
+      const size_t m = n - done < chunk ? (n - done) / kLanes * kLanes : chunk;
+      const T* px = x + done;
+      const T* py = y + done;
+      const T* pz = kThree ? z + done : nullptr;
+      T* po = buffered ? buf : out + done;
       typename Tr::Flags s{};
       size_t left = m;
       ONNX_OPS_VECTOR_LOOP  // not unrolled: more vectors and flags would spill
       for (; left >= 4 * kLanes; left -= 4 * kLanes) {
         typename Tr::Flags f0, f1, f2, f3;
-        wasm_v128_store(po, fast(pa, pb, pc, 0, f0));
-        wasm_v128_store(po + kLanes, fast(pa, pb, pc, 1, f1));
-        wasm_v128_store(po + 2 * kLanes, fast(pa, pb, pc, 2, f2));
-        wasm_v128_store(po + 3 * kLanes, fast(pa, pb, pc, 3, f3));
+        wasm_v128_store(po, fast(px, py, pz, 0, f0));
+        wasm_v128_store(po + kLanes, fast(px, py, pz, 1, f1));
+        wasm_v128_store(po + 2 * kLanes, fast(px, py, pz, 2, f2));
+        wasm_v128_store(po + 3 * kLanes, fast(px, py, pz, 3, f3));
         s = Tr::merge(s, Tr::merge(Tr::merge(f0, f1), Tr::merge(f2, f3)));  // one merge on the carried chain
-        pa += da * 4 * kLanes;
-        pb += db * 4 * kLanes;
-        pc += kThree ? 4 * kLanes : 0;
+        px += 4 * kLanes;
+        py += 4 * kLanes;
+        pz += kThree ? 4 * kLanes : 0;
         po += 4 * kLanes;
       }
       ONNX_OPS_VECTOR_LOOP
       for (; left > 0; left -= kLanes) {
         typename Tr::Flags f;
-        wasm_v128_store(po, fast(pa, pb, pc, 0, f));
+        wasm_v128_store(po, fast(px, py, pz, 0, f));
         s = Tr::merge(s, f);
-        pa += da * kLanes;
-        pb += db * kLanes;
-        pc += kThree ? kLanes : 0;
+        px += kLanes;
+        py += kLanes;
+        pz += kThree ? kLanes : 0;
         po += kLanes;
       }
       const bool redo = Tr::suspicious(s);
-      if (redo) exact(m, a, b, c, out);
-      else if (in_place) std::memcpy(out, buf, m * sizeof(T));
+      if (redo) {
+        exact(m, a + done, b + done, kThree ? c + done : nullptr, out + done);
+      } else if (buffered) {
+        for (size_t i = 0; i < m; i += kLanes) wasm_v128_store(out + done + i, wasm_v128_load(buf + i));
+      }
       passed = redo ? 0 : passed + m;
-      n -= m;
-      a += da * m;
-      b += db * m;
-      c += kThree ? m : 0;
-      out += m;
+      done += m;
     }
     ONNX_OPS_SCALAR_LOOP
-    for (size_t i = 0; i < n; ++i) {
-      T r = Tr::max1(kAScalar ? *a : a[i], kBScalar ? *b : b[i]);
+    for (size_t i = done; i < n; ++i) {
+      T r = Tr::max1(a[i], b[i]);
       if constexpr (kThree) r = Tr::max1(r, c[i]);
       out[i] = r;
     }
@@ -169,7 +184,7 @@ ONNX_OPS_KERNEL void max_kernel(size_t n, const typename Tr::T* a, const typenam
   // The fast path pays for two streams; a repeated value that needs checks at
   // all (NaN, +0 for the IEEE types: see max_with_value in ops.cpp) is rare.
   if constexpr (has_fast_max<Tr>(0) && !kAScalar && !kBScalar) {
-    FastMax<Tr, false, false, false>::run(n, a, b, nullptr, out);
+    FastMax<Tr, false>::run(n, a, b, nullptr, out);
     return;
   } else {
     using T = typename Tr::T;
@@ -249,7 +264,7 @@ ONNX_OPS_KERNEL void max3_kernel(size_t n, const typename Tr::T* a, const typena
                                  const typename Tr::T* c, typename Tr::T* out) {
 #ifdef ONNX_OPS_VECTOR
   if constexpr (has_fast_max<Tr>(0)) {
-    FastMax<Tr, true, false, false>::run(n, a, b, c, out);
+    FastMax<Tr, true>::run(n, a, b, c, out);
     return;
   } else {
     constexpr size_t kLanes = 16 / sizeof(typename Tr::T);

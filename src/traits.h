@@ -123,6 +123,9 @@ struct IeeeTraits {
   // marks. A suspicious chunk is recomputed with vmax, so the fast result is
   // used only where it is exact.
   static constexpr bool kFastMax = true;
+  // pmax(a, b) is a when a is NaN, and never NaN when a is not: the fast
+  // result may stand in for a (in place, see FastMax in kernels.h).
+  static constexpr bool kFastKeepsFirst = true;
   struct Flags {
     v128_t sum, neg_zero;  // zero-initialised: sum +0, no mark
   };

@@ -106,11 +106,16 @@ TEST_CASE_TEMPLATE("max kernel: every pair of special values, both orders, in ev
       }
     // Rotating the start puts each pair in every lane position.
     for (size_t shift = 0; shift < 16; ++shift) {
-      std::vector<T> out(a.size() - shift);
-      max_kernel<Tr, false, false>(out.size(), a.data() + shift, b.data() + shift, out.data());
-      for (size_t i = 0; i < out.size(); ++i) {
-        INFO("with_nan=" << with_nan << " i=" << i + shift);
-        REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(a[i + shift], b[i + shift])));
+      // where: 0 a separate output, 1 over a, 2 over b (in place: the fast
+      // chain then starts with the overwritten operand; see FastMax)
+      for (int where = 0; where < 3; ++where) {
+        std::vector<T> x(a.begin() + shift, a.end()), y(b.begin() + shift, b.end()), sep(x.size());
+        T* out = where == 0 ? sep.data() : where == 1 ? x.data() : y.data();
+        max_kernel<Tr, false, false>(x.size(), x.data(), y.data(), out);
+        for (size_t i = 0; i < x.size(); ++i) {
+          INFO("with_nan=" << with_nan << " where=" << where << " i=" << i + shift);
+          REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(a[i + shift], b[i + shift])));
+        }
       }
     }
     for (T y : sp) {  // a repeated second operand, through the vector loops
@@ -136,8 +141,8 @@ TEST_CASE_TEMPLATE("max kernel: in place on either operand", Tr, ONNX_OPS_ALL_TR
 
 TEST_CASE_TEMPLATE("max and max3 kernels: long runs, one special per run, in place or not", Tr, ONNX_OPS_ALL_TRAITS) {
   // Several chunks of the fast path: a special value (NaN, -0, ...) in
-  // one position makes only its chunk take the exact path; in place, the
-  // other chunks are copied out of the stack buffer.
+  // one position makes only its chunk take the exact path, which in place
+  // reads the fast result where the overwritten operand was.
   using T = typename Tr::T;
   std::mt19937_64 rng(99);
   const auto sp = test::specials<Tr>();
@@ -236,12 +241,16 @@ TEST_CASE_TEMPLATE("max3 kernel: every triple of special values, in every lane",
           c.push_back(z);
         }
     for (size_t shift = 0; shift < 16; ++shift) {
-      std::vector<T> out(a.size() - shift);
-      max3_kernel<Tr>(out.size(), a.data() + shift, b.data() + shift, c.data() + shift, out.data());
-      for (size_t i = 0; i < out.size(); ++i) {
-        const size_t j = i + shift;
-        INFO("with_nan=" << with_nan << " j=" << j);
-        REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(test::ref_max<Tr>(a[j], b[j]), c[j])));
+      for (int where = 0; where < 4; ++where) {  // a separate output, or over a, b or c
+        std::vector<T> x(a.begin() + shift, a.end()), y(b.begin() + shift, b.end()), z(c.begin() + shift, c.end()),
+            sep(x.size());
+        T* out = where == 0 ? sep.data() : where == 1 ? x.data() : where == 2 ? y.data() : z.data();
+        max3_kernel<Tr>(x.size(), x.data(), y.data(), z.data(), out);
+        for (size_t i = 0; i < x.size(); ++i) {
+          const size_t j = i + shift;
+          INFO("with_nan=" << with_nan << " where=" << where << " j=" << j);
+          REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(test::ref_max<Tr>(a[j], b[j]), c[j])));
+        }
       }
     }
   }
