@@ -12,9 +12,9 @@ import { elementCount } from './validate.js';
 
 /**
  * Default bytes of wasm memory the plain path may use for one call: 2 MiB, so
- * that two or three float32 inputs of 1e5 elements and the result run in one go
- * (about 6 % faster than in two chunks through 1 MiB; no difference measured at
- * 3e5 or 1e6), well under the 4 MiB a plain call may grow wasm memory by.
+ * that two or three float32 inputs of 1e5 elements run in one go (about 6 %
+ * faster than in two chunks through 1 MiB; no difference measured at 3e5 or
+ * 1e6), well under the 4 MiB a plain call may grow wasm memory by.
  */
 export const SCRATCH_BYTES = 1 << 21;
 
@@ -66,34 +66,95 @@ export function runPlain(heap: Heap, kernel: Kernel, info: DTypeInfo, op: string
   if (need <= heap.scratchCapacity) return once(heap, kernel, info, op, base, inputs, outShape, total, out, 0);
   // Streamed: the chunks fill one array made up front.
   const data = out ?? freshArray(info, total);
-  step(heap, kernel, info, op, base, heap.scratchCapacity, inputs, { data, offset: 0, shape: outShape, size: total });
+  const capacity = heap.scratchCapacity;
+  if (flat(inputs, total)) stream(heap, kernel, info, op, base, capacity, inputs, data, total);
+  else step(heap, kernel, info, op, base, capacity, inputs, { data, offset: 0, shape: outShape, size: total });
   return data;
 }
 
+/** Whether every input is laid out as the output or is a single value (no broadcast plan needed). */
+function flat(inputs: readonly Part[], total: number): boolean {
+  for (let i = 0; i < inputs.length; i++) if (inputs[i].size !== total && inputs[i].size !== 1) return false;
+  return true;
+}
+
+/**
+ * A flat call (see flat) streamed as one run of `total` elements: single
+ * values stay at the start of the block; every other input gets a slot of
+ * `chunk` elements, refilled chunk by chunk, and the result goes over the
+ * first of them (the kernels run in place).
+ */
+function stream(heap: Heap, kernel: Kernel, info: DTypeInfo, op: string, base: number, capacity: number,
+  inputs: readonly Part[], out: TypedArray, total: number): void {
+  const bytes = info.bytes;
+  const addresses: number[] = [];
+  const parts: Part[] = [];
+  const cut: number[] = []; // the inputs refilled per chunk (at least one: total > 1)
+  let at = base;
+  for (let i = 0; i < inputs.length; i++) {
+    const p = inputs[i];
+    parts.push(p);
+    if (p.size === total) {
+      cut.push(i);
+      addresses.push(0);
+    } else {
+      heap.write(at, info, p.data, p.offset, p.size);
+      addresses.push(at);
+      at += 16;
+    }
+  }
+  // Slots of a multiple of 16 elements stay 16-byte aligned for every dtype.
+  const chunk = Math.floor((capacity - (at - base)) / (cut.length * bytes * 16)) * 16;
+  if (chunk < 16) throw new Error('onnx-ops-wasm: the scratch block cannot hold one chunk'); // scratchBytes >= 4096
+  for (let k = 0; k < cut.length; k++) addresses[cut[k]] = at + k * chunk * bytes;
+  const outAddress = at;
+  for (let offset = 0; offset < total; offset += chunk) {
+    const size = Math.min(chunk, total - offset);
+    const shape = [size];
+    for (let k = 0; k < cut.length; k++) {
+      const p = inputs[cut[k]];
+      heap.write(addresses[cut[k]], info, p.data, (p.offset ?? 0) + offset, size);
+      parts[cut[k]] = { data: p.data, shape, size };
+    }
+    checkStatus(op, kernel(info, parts, addresses, shape, outAddress, size));
+    heap.readInto(out, info, offset, outAddress, size);
+  }
+}
+
+/** Scratch bytes to run at once: each input, and the result unless it can go over one (see once). */
 function needed(inputs: readonly Part[], outSize: number, bytes: number): number {
-  let n = align16(outSize * bytes);
-  for (let i = 0; i < inputs.length; i++) n += align16(inputs[i].size * bytes);
-  return n;
+  let n = 0;
+  let over = false;
+  for (let i = 0; i < inputs.length; i++) {
+    n += align16(inputs[i].size * bytes);
+    over ||= inputs[i].size === outSize;
+  }
+  return over ? n : n + align16(outSize * bytes);
 }
 
 /**
  * Everything fits at `base`: copy the inputs in, run once, copy the result
  * into `out` from element `offset` on, or into a fresh array (Heap.read);
- * returns that array.
+ * returns that array. The result goes over the first input of its size (laid
+ * out as the result, as broadcasting allows no other way): the kernels run in
+ * place, and the block holds one array less.
  */
 function once(heap: Heap, kernel: Kernel, info: DTypeInfo, op: string, base: number, inputs: readonly Part[],
   outShape: readonly number[], size: number, out: TypedArray | undefined, offset: number): TypedArray {
   let at = base;
+  let outAddress = -1;
   const addresses: number[] = [];
   for (let i = 0; i < inputs.length; i++) {
     const p = inputs[i];
     heap.write(at, info, p.data, p.offset, p.size); // no offset: the whole array
     addresses.push(at);
+    if (outAddress < 0 && p.size === size) outAddress = at;
     at += align16(p.size * info.bytes);
   }
-  checkStatus(op, kernel(info, inputs, addresses, outShape, at, size));
-  if (!out) return heap.read(info, at, size);
-  heap.readInto(out, info, offset, at, size);
+  if (outAddress < 0) outAddress = at;
+  checkStatus(op, kernel(info, inputs, addresses, outShape, outAddress, size));
+  if (!out) return heap.read(info, outAddress, size);
+  heap.readInto(out, info, offset, outAddress, size);
   return out;
 }
 
@@ -114,11 +175,14 @@ function step(heap: Heap, kernel: Kernel, info: DTypeInfo, op: string, base: num
   const restSize = out.size / d0;
   const spans = inputs.map((p) => p.shape.length === rank && p.shape[0] === d0 && d0 !== 1);
   let resident = 0;
-  let rowBytes = restSize * bytes;
+  let rowBytes = 0;
+  let over = false; // the result goes over a spanning input (see once)
   inputs.forEach((p, i) => {
     if (spans[i]) rowBytes += (p.size / d0) * bytes;
     else resident += align16(p.size * bytes);
+    over ||= spans[i] && p.size === out.size;
   });
+  if (!over) rowBytes += restSize * bytes;
   const slack = 16 * (inputs.length + 1);
   const rows = Math.floor((capacity - resident - slack) / rowBytes);
   if (d0 > 1 && resident <= capacity / 2 && rows >= 1) {

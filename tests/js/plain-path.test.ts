@@ -1,10 +1,19 @@
 // The plain path streams large calls through a bounded scratch block: results
 // stay exact whatever the chunking, and wasm memory grows by at most the block.
 import fc from 'fast-check';
-import { DTYPES, DTYPE_INFO, createOps, supportedDtypes } from '../../js/src/index';
+import { DTYPES, DTYPE_INFO, type DType, type TypedArray, createOps, supportedDtypes } from '../../js/src/index';
 import { UNZEROED_MIN_BYTES } from '../../js/src/memory';
-import { type PlainTensor, count, firstDifference, randomData, refMax, refRelu, rng } from './reference';
+import { type PlainTensor, bytesOf, count, firstDifference, randomData, refMax, refRelu, rng } from './reference';
 import { plain } from './helpers';
+
+/** data[i] = v (-3..3; 0..6 for unsigned dtypes): no NaN, no -0. */
+function setSmall(data: TypedArray, dtype: DType, i: number, v: number): void {
+  if (dtype.startsWith('uint')) v += 3;
+  if (dtype === 'float16') (data as Uint16Array)[i] = [0xc200, 0xc000, 0xbc00, 0, 0x3c00, 0x4000, 0x4200][v + 3];
+  else if (dtype === 'bfloat16') (data as Uint16Array)[i] = [0xc040, 0xc000, 0xbf80, 0, 0x3f80, 0x4000, 0x4040][v + 3];
+  else if (dtype === 'int64' || dtype === 'uint64') (data as BigInt64Array)[i] = BigInt(v);
+  else (data as Float64Array)[i] = v;
+}
 
 const dims = fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 6, max: 300 }));
 
@@ -37,6 +46,41 @@ describe('chunked plain path (4 KiB scratch, so nearly every call streams)', () 
     expect(r.shape).toEqual([3, 3000]);
     const want = refMax([a as PlainTensor, b as PlainTensor]);
     expect(firstDifference(r.data, want.bytes, 4)).toBe(-1);
+  });
+
+  test('flat streams: same-shape inputs with single values, fresh, into out, in place over any input', async () => {
+    // The result goes over an input's slot in scratch (the kernels run in
+    // place): each input position, with NaN/-0 rare (fast path) or common.
+    const ops = await createOps({ scratchBytes: 4096 });
+    const n = 3001;
+    for (const dtype of supportedDtypes('Max')) {
+      for (const arity of [1, 2, 3, 4]) {
+        for (const sparse of [true, false]) {
+          const rand = rng(arity * 7 + (sparse ? 1 : 0));
+          const full = (): TypedArray => {
+            const data = randomData(dtype, n, rand);
+            if (sparse) for (let i = 0; i < n; i++) if (rand() >= 0.002) setSmall(data, dtype, i, Math.floor(rand() * 7) - 3);
+            return data;
+          };
+          const inputs: PlainTensor[] = [];
+          for (let i = 0; i < arity; i++) inputs.push({ dtype, shape: [n], data: full() });
+          inputs.splice(1, 0, { dtype, shape: [], data: randomData(dtype, 1, rand) }, { dtype, shape: [1], data: randomData(dtype, 1, rand) });
+          const copies = inputs.map((t) => bytesOf(t.data.slice()));
+          const want = refMax(inputs);
+          expect(firstDifference(plain(ops.max(inputs)).data, want.bytes, DTYPE_INFO[dtype].bytes)).toBe(-1);
+          const out = new (inputs[0].data.constructor as new (k: number) => TypedArray)(n);
+          ops.max(inputs, { out });
+          expect(firstDifference(out, want.bytes, out.BYTES_PER_ELEMENT)).toBe(-1);
+          inputs.forEach((t, i) => expect(firstDifference(t.data, copies[i], out.BYTES_PER_ELEMENT)).toBe(-1));
+          for (const over of inputs.map((t, i) => i).filter((i) => inputs[i].shape.length === 1 && inputs[i].shape[0] === n)) {
+            const mine = inputs.map((t) => ({ ...t, data: t.data.slice() }));
+            ops.max(mine, { out: mine[over].data });
+            expect(firstDifference(mine[over].data, want.bytes, out.BYTES_PER_ELEMENT)).toBe(-1);
+            mine.forEach((t, i) => { if (i !== over) expect(firstDifference(t.data, copies[i], out.BYTES_PER_ELEMENT)).toBe(-1); });
+          }
+        }
+      }
+    }
   });
 
   test('Relu and a typed-array out, in place on the input too', async () => {
