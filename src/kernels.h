@@ -18,6 +18,10 @@ namespace onnx_ops {
 #if defined(__clang__)
 #define ONNX_OPS_KERNEL __attribute__((noinline))
 #define ONNX_OPS_COLD __attribute__((noinline, cold))
+// A copy loop stays a loop: LLVM would make it a memcpy call, which
+// Emscripten's libc sends to JavaScript (copyWithin) from 512 bytes on, about
+// a microsecond per call.
+#define ONNX_OPS_NO_MEMCPY __attribute__((no_builtin("memcpy")))
 #define ONNX_OPS_SCALAR_LOOP _Pragma("clang loop vectorize(disable) unroll(disable)")
 #define ONNX_OPS_VECTOR_LOOP _Pragma("clang loop unroll(disable)")
 // Relu's main loop: two 4-vector blocks per iteration (the loop's own integer
@@ -27,6 +31,7 @@ namespace onnx_ops {
 #else
 #define ONNX_OPS_KERNEL __attribute__((noinline))
 #define ONNX_OPS_COLD __attribute__((noinline, cold))
+#define ONNX_OPS_NO_MEMCPY
 #define ONNX_OPS_SCALAR_LOOP
 #define ONNX_OPS_VECTOR_LOOP
 #define ONNX_OPS_RELU_LOOP
@@ -108,7 +113,7 @@ struct FastMax {
     }
   }
 
-  static void run(size_t n, const T* a, const T* b, const T* c, T* out) {
+  ONNX_OPS_NO_MEMCPY static void run(size_t n, const T* a, const T* b, const T* c, T* out) {
     auto fast = [&](const T* pa, const T* pb, const T* pc, size_t k, typename Tr::Flags& f) {
       const v128_t va = wasm_v128_load(pa + k * kLanes);
       const v128_t vb = wasm_v128_load(pb + k * kLanes);
