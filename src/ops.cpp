@@ -121,9 +121,9 @@ void max_inner(size_t len, int n, const void* const* base, const unsigned char* 
   const size_t es = ops.esize;
   if (n == 1) {  // Max of one input: a copy (or a fill)
     if (!scalar[0]) {
-      if (out != base[0]) std::memmove(out, base[0], len * es);
+      if (out != base[0]) copy_bytes(len * es, static_cast<const unsigned char*>(base[0]), out);
     } else {
-      for (size_t i = 0; i < len; ++i) std::memcpy(out + i * es, base[0], es);
+      fill_bytes(len, es, static_cast<const unsigned char*>(base[0]), out);
     }
     return;
   }

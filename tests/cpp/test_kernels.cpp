@@ -380,3 +380,33 @@ TEST_CASE("documented choices: first NaN wins with its payload, +0 beats -0, rel
   CHECK(y[2] == 0.0f);
   CHECK(y[3] == 2.0f);
 }
+
+TEST_CASE("copy and fill kernels: every length, element size and alignment, with guards") {
+  // Max of one input (a copy, or a fill from a repeated value) and runs whose
+  // result is one value; vector loops, not libc calls (kernels.h).
+  std::mt19937_64 rng(5);
+  for (size_t size : {size_t(1), size_t(2), size_t(4), size_t(8)}) {
+    for (size_t n = 0; n <= 67; ++n) {
+      for (size_t shift : {size_t(0), size, size_t(16) - size}) {
+        std::vector<unsigned char> x(n * size + 32), out(n * size + 64), value(size);
+        for (auto& b : x) b = static_cast<unsigned char>(rng());
+        for (auto& b : out) b = static_cast<unsigned char>(rng());
+        for (auto& b : value) b = static_cast<unsigned char>(rng());
+        const auto before = out;
+        copy_bytes(n * size, x.data() + shift, out.data() + 16 + shift);
+        for (size_t i = 0; i < out.size(); ++i) {
+          const bool inside = i >= 16 + shift && i < 16 + shift + n * size;
+          INFO("copy size=" << size << " n=" << n << " shift=" << shift << " i=" << i);
+          REQUIRE(out[i] == (inside ? x[i - 16] : before[i]));
+        }
+        out = before;
+        fill_bytes(n, size, value.data(), out.data() + 16 + shift);
+        for (size_t i = 0; i < out.size(); ++i) {
+          const bool inside = i >= 16 + shift && i < 16 + shift + n * size;
+          INFO("fill size=" << size << " n=" << n << " shift=" << shift << " i=" << i);
+          REQUIRE(out[i] == (inside ? value[(i - 16 - shift) % size] : before[i]));
+        }
+      }
+    }
+  }
+}
