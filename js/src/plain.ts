@@ -103,9 +103,10 @@ function stream(heap: Heap, kernel: Kernel, info: DTypeInfo, op: string, base: n
       at += 16;
     }
   }
-  // Slots of a multiple of 16 elements stay 16-byte aligned for every dtype.
-  const chunk = Math.floor((capacity - (at - base)) / (cut.length * bytes * 16)) * 16;
-  if (chunk < 16) throw new Error('onnx-ops-wasm: the scratch block cannot hold one chunk'); // scratchBytes >= 4096
+  // Slots of a multiple of 16 bytes stay aligned. Max folds at most
+  // scratchLimit / 64 inputs at a time, so 16 bytes of each always fit.
+  const chunk = Math.floor((capacity - (at - base)) / (cut.length * 16)) * (16 / bytes);
+  if (chunk < 1) throw new Error('onnx-ops-wasm: the scratch block cannot hold one chunk');
   for (let k = 0; k < cut.length; k++) addresses[cut[k]] = at + k * chunk * bytes;
   const outAddress = at;
   for (let offset = 0; offset < total; offset += chunk) {
