@@ -269,3 +269,46 @@ TEST_CASE_TEMPLATE("Max flat path: same-layout inputs and single values, any cou
     }
   }
 }
+
+TEST_CASE_TEMPLATE("Max with short rows: a reused row or single values over many rows, grouped, in place too", Tr,
+                   ONNX_OPS_ALL_TRAITS) {
+  // Inner runs of a few elements are regrouped (ops.cpp, max_exec_grouped):
+  // every row length around the grouping limit, row counts across groups,
+  // each input order, a third input (laid out as the output, or one value),
+  // and the result over the full input.
+  using T = typename Tr::T;
+  std::mt19937_64 rng(21);
+  for (int64_t c : {1, 2, 3, 5, 8, 16, 33, 100, 255, 256, 257, 1024}) {
+    for (int64_t r : {2, 5, 37, 600}) {
+      for (int variant = 0; variant < 6; ++variant) {
+        std::vector<Dims> shapes = {Dims{r, c}, variant % 2 ? Dims{1, c} : Dims{c}};
+        if (variant >= 2) shapes.push_back(variant >= 4 ? Dims{} : Dims{r, c});
+        if (variant % 3 == 1) std::swap(shapes[0], shapes[1]);  // the row first
+        const int n = int(shapes.size());
+        std::vector<Shape> views;
+        for (auto& s : shapes) views.push_back(Shape{s.data(), int(s.size())});
+        const Dims out_dims{r, c};
+        std::vector<std::vector<T>> data;
+        std::vector<const void*> ptrs;
+        for (auto& s : shapes) data.push_back(test::random_vector<Tr>(rng, size_t(count(s))));
+        for (auto& d : data) ptrs.push_back(d.data());
+        const auto want = naive_max<Tr>(shapes, data, out_dims);
+        for (int in_place = 0; in_place < 2; ++in_place) {
+          int full = 0;
+          while (count(shapes[size_t(full)]) != r * c) ++full;
+          auto copy = data[size_t(full)];
+          std::vector<T> sep(want.size());
+          T* dst = in_place ? copy.data() : sep.data();
+          if (in_place) ptrs[size_t(full)] = copy.data();
+          REQUIRE(max_forward(int32_t(test::dtype_of<Tr>()), n, ptrs.data(), views.data(), dst,
+                              Shape{out_dims.data(), 2}) == Status::Ok);
+          ptrs[size_t(full)] = data[size_t(full)].data();
+          for (size_t i = 0; i < want.size(); ++i) {
+            INFO("c=" << c << " r=" << r << " variant=" << variant << " in_place=" << in_place << " i=" << i);
+            REQUIRE(test::same_bits(dst[i], want[i]));
+          }
+        }
+      }
+    }
+  }
+}
