@@ -124,10 +124,9 @@ struct FastMax {
     constexpr bool kReorder = fast_keeps_first<Tr>(0);
     const bool buffered = !kReorder && (out == a || out == b || (kThree && out == c));
     alignas(16) T buf[kReorder ? 1 : kChunk];
-    const int first = !kReorder ? 0 : out == b ? 1 : kThree && out == c ? 2 : 0;
-    const T* x = first == 1 ? b : first == 2 ? c : a;
-    const T* y = first == 0 ? b : a;
-    const T* z = first == 2 ? b : c;
+    const T *x = a, *y = b, *z = c;
+    if (kReorder && out == b) x = b, y = a;
+    else if (kReorder && kThree && out == c) x = c, y = a, z = b;
     size_t passed = kChunk;  // elements that passed since the last redo (small chunks until kChunk)
     size_t done = 0;
     while (n - done >= kLanes) {

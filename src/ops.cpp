@@ -185,16 +185,16 @@ ONNX_OPS_KERNEL int group_kind(const BroadcastPlan& plan, int i) {
   return dense ? 0 : !reused ? -1 : repeats ? 2 : 1;
 }
 
-// Whether max_exec_grouped takes the plan.
-bool groups(const BroadcastPlan& plan, size_t esize) {
+// Whether max_exec_grouped takes the plan; if so, each input's kind in kind[].
+bool groups(const BroadcastPlan& plan, size_t esize, int* kind) {
   if (plan.rank < 2 || plan.n_inputs > kGatherInputs || size_t(plan.inner()) * esize * 4 > kGatherBytes) return false;
   for (int i = 0; i < plan.n_inputs; ++i)
-    if (group_kind(plan, i) < 0) return false;
+    if ((kind[i] = group_kind(plan, i)) < 0) return false;
   return true;
 }
 
-ONNX_OPS_KERNEL void max_exec_grouped(const BroadcastPlan& plan, const void* const* inputs, unsigned char* out,
-                                      MaxOps ops) {
+ONNX_OPS_KERNEL void max_exec_grouped(const BroadcastPlan& plan, const int* kind, const void* const* inputs,
+                                      unsigned char* out, MaxOps ops) {
   const int n = plan.n_inputs;
   const size_t len = size_t(plan.inner());
   const size_t row_bytes = len * ops.esize;
@@ -202,15 +202,12 @@ ONNX_OPS_KERNEL void max_exec_grouped(const BroadcastPlan& plan, const void* con
   const size_t outer = size_t(plan.total) / len;
   const void* at[kGatherInputs];
   unsigned char single[kGatherInputs];
-  bool dense[kGatherInputs];
   alignas(16) unsigned char tile[kGatherInputs][kGatherBytes];
   for (int i = 0; i < n; ++i) {
-    const int kind = group_kind(plan, i);
     const auto* x = static_cast<const unsigned char*>(inputs[i]);
-    dense[i] = kind == 0;
-    single[i] = kind == 2;
-    at[i] = kind == 1 ? tile[i] : x;
-    if (kind == 1)
+    single[i] = kind[i] == 2;
+    at[i] = kind[i] == 1 ? tile[i] : x;
+    if (kind[i] == 1)
       for (size_t r = 0; r < group; ++r) copy_bytes(row_bytes, x, tile[i] + r * row_bytes);
   }
   for (size_t o = 0; o < outer; o += group) {
@@ -218,7 +215,7 @@ ONNX_OPS_KERNEL void max_exec_grouped(const BroadcastPlan& plan, const void* con
     max_inner(rows * len, n, at, single, out, ops);
     out += rows * row_bytes;
     for (int i = 0; i < n; ++i)
-      if (dense[i]) at[i] = static_cast<const unsigned char*>(at[i]) + rows * row_bytes;
+      if (kind[i] == 0) at[i] = static_cast<const unsigned char*>(at[i]) + rows * row_bytes;
   }
 }
 
@@ -226,6 +223,11 @@ ONNX_OPS_KERNEL void max_exec_grouped(const BroadcastPlan& plan, const void* con
 void max_exec(const BroadcastPlan& plan, const void* const* inputs, void* out_v, MaxOps ops) {
   const size_t esize = ops.esize;
   if (plan.total == 0) return;
+  int kind[kGatherInputs];
+  if (groups(plan, esize, kind)) {
+    max_exec_grouped(plan, kind, inputs, static_cast<unsigned char*>(out_v), ops);
+    return;
+  }
   const int n = plan.n_inputs;
   const int outer_rank = plan.rank - 1;
   const size_t len = size_t(plan.inner());
@@ -240,10 +242,6 @@ void max_exec(const BroadcastPlan& plan, const void* const* inputs, void* out_v,
   SmallBuf<int64_t, kMaxRank> idx(static_cast<size_t>(outer_rank));
   for (int k = 0; k < outer_rank; ++k) idx[size_t(k)] = 0;
   const int64_t outer = plan.total / int64_t(len);
-  if (groups(plan, esize)) {
-    max_exec_grouped(plan, inputs, out, ops);
-    return;
-  }
   // Max of two where one input is a single row reused by every output row
   // (contiguous inner run, stride 0 on every outer dim): if that row is clean,
   // every row is max(other, row) by pmax, exact (the operands commute, as the
