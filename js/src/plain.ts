@@ -66,9 +66,8 @@ export function runPlain(heap: Heap, kernel: Kernel, info: DTypeInfo, op: string
   if (need <= heap.scratchCapacity) return once(heap, kernel, info, op, base, inputs, outShape, total, out, 0);
   // Streamed: the chunks fill one array made up front.
   const data = out ?? freshArray(info, total);
-  const capacity = heap.scratchCapacity;
-  if (flat(inputs, total)) stream(heap, kernel, info, op, base, capacity, inputs, data, total);
-  else step(heap, kernel, info, op, base, capacity, inputs, { data, offset: 0, shape: outShape, size: total });
+  if (flat(inputs, total)) stream(heap, kernel, info, op, base, heap.scratchCapacity, inputs, data, total);
+  else step(heap, kernel, info, op, base, heap.scratchCapacity, inputs, { data, offset: 0, shape: outShape, size: total });
   return data;
 }
 
