@@ -99,6 +99,24 @@ describe('chunked plain path (4 KiB scratch, so nearly every call streams)', () 
   });
 });
 
+describe('Relu of float32 runs of 512 KiB and more (the kernel\'s loop for data beyond L2)', () => {
+  test('zero-copy, plain and in place, around the threshold: bit for bit', async () => {
+    const ops = await createOps();
+    for (const n of [131071, 131072, 131072 + 37, 300001]) {
+      const x: PlainTensor = { dtype: 'float32', shape: [n], data: randomData('float32', n, rng(n)) };
+      const want = refRelu(x);
+      const t = ops.tensor('float32', [n], x.data);
+      const r = ops.relu(t);
+      expect(firstDifference(r.toPlain().data, want, 4)).toBe(-1);
+      ops.relu(t, { out: t }); // in place
+      expect(firstDifference(t.toPlain().data, want, 4)).toBe(-1);
+      r.dispose();
+      t.dispose();
+      expect(firstDifference(plain(ops.relu(x)).data, want, 4)).toBe(-1);
+    }
+  });
+});
+
 describe('fresh results', () => {
   test('from 1 MiB on, a result comes unzeroed from Buffer.allocUnsafeSlow, is its own buffer and is written whole', async () => {
     const ops = await createOps();
