@@ -11,14 +11,13 @@
 //   bench_pmax3_<t>   pmax(pmax(a, b), c) in the same three-input loop
 //   bench_relu_<t>    the library's Relu kernel
 //   bench_vcopy_<t>   the Relu loop with an identity body: 128-bit loads and
-//                     stores only, the ceiling of any wasm SIMD kernel that
-//                     reads one stream and writes one
+//                     stores only (beyond L2 the library's float32 Relu, with
+//                     one more instruction, runs faster: see relu_kernel)
 //   bench_maxrow_<t>  the library's Max of [R, C] with a reused [C] row, through
 //                     its C++ entry point (max_forward: planning, the row's
 //                     NaN/+0 scan, then one pmax pass over all rows)
 //   bench_prow_<t>    that last pass alone (the library's max_rows_kernel with
-//                     pmax): the in-cache ceiling of a row broadcast in wasm
-//                     SIMD, two loads and a store per vector
+//                     pmax): two loads and a store per vector
 //   bench_maxval_<t>  the library's Max of [n] with a rank-0 value (max_forward)
 //   bench_pmaxval_<t> pmax with a repeated value in the Max kernel's loop (what
 //                     the library runs for a value that is no NaN and no +0)

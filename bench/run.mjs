@@ -382,13 +382,13 @@ async function runKernels(copy) {
 }
 
 function kernelMarkdown(k) {
-  const L = ['## Kernel yardsticks: NaN cost and the in-cache ceiling', ''];
+  const L = ['## Kernel yardsticks: NaN cost and the bare loops', ''];
   if (!k || k.skipped) return [...L, `Skipped: ${k?.skipped ?? 'not run'}.`, ''];
   L.push('The library\'s kernels called directly (no API layer) beside kernels built from the *same loop* with another body',
     '(`bench/kernels.cpp`): **pmax** is Max without NaN propagation or -0/+0 order (wasm `f32x4.pmax`); **vcopy** is the Relu loop',
     'with an identity body (128-bit loads and stores only). The broadcasts go through the library\'s C++ entry point (planning',
     'and the check of the row or value included) beside the bare loop: **prow** is pmax of each row with the reused row, **pmaxval**',
-    'pmax with a repeated value; their "of copy" is the in-cache ceiling of that broadcast in wasm SIMD.',
+    'pmax with a repeated value; their "of copy" is what the library\'s loop for that broadcast reaches without the call.',
     '"of copy" = `memory.copy` time for the same bytes / kernel time.',
     'NaN cost = ours / pmax − 1 (target: ≤ 5 %). Random data without NaN, as in the tables above.', '',
     '| kernel | dtype | n | ours µs | yardstick | yardstick µs | ours / yardstick | ours of copy | yardstick of copy |',
