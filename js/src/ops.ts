@@ -6,7 +6,7 @@ import { type DType, type DTypeInfo, type TypedArray, copyInto, dtypeInfo } from
 import { OnnxOpsError, describe, showShape } from './errors.js';
 import { DIMS, Heap, WasmTensor } from './memory.js';
 import { type OpName, dtypesOfVersion, firstVersionWith, opVersion, supportedDtypes } from './opsets.js';
-import { type Kernel, type Part, SCRATCH_BYTES, checkStatus, runPlain } from './plain.js';
+import { type Kernel, type Part, SCRATCH_BYTES, checkStatus, flat, runPlain } from './plain.js';
 import {
   type Checked, type PlainTensorLike, type Tensor, type TensorLike, broadcastChecked, checkFits, checkInput, checkOwnTensor,
   checkPlainOut, checkShape, elementCount, sameShape,
@@ -161,9 +161,7 @@ export class Ops {
     const module = this.heap.module;
     // Same layout as the output, or a single value, for every input: no
     // broadcast plan needed (same shapes, scalars, [1,n] against [n], ...).
-    let flat = true;
-    for (let i = 0; i < parts.length; i++) flat &&= parts[i].size === n || parts[i].size === 1;
-    if (flat) {
+    if (flat(parts, n)) {
       const w = this.heap.descriptor(2 * addresses.length, 'Max');
       for (let i = 0; i < addresses.length; i++) {
         w[2 * i] = addresses[i];

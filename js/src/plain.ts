@@ -72,7 +72,7 @@ export function runPlain(heap: Heap, kernel: Kernel, info: DTypeInfo, op: string
 }
 
 /** Whether every input is laid out as the output or is a single value (no broadcast plan needed). */
-function flat(inputs: readonly Part[], total: number): boolean {
+export function flat(inputs: readonly { size: number }[], total: number): boolean {
   for (let i = 0; i < inputs.length; i++) if (inputs[i].size !== total && inputs[i].size !== 1) return false;
   return true;
 }
