@@ -167,6 +167,8 @@ struct FastMax {
       if (redo) {
         exact(m, a + done, b + done, kThree ? c + done : nullptr, out + done);
       } else if (buffered) {
+        // Inline, not copy_bytes: a call per chunk made float16 Max-2 in place
+        // at 1e5 about 8 % slower.
         for (size_t i = 0; i < m; i += kLanes) wasm_v128_store(out + done + i, wasm_v128_load(buf + i));
       }
       passed = redo ? 0 : passed + m;
