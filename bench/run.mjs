@@ -317,8 +317,9 @@ async function runCase(ctx, wl, dtype, n, shapes) {
 // NaN propagation or -0/+0 order), vcopy (loads and stores only), and
 // memory.copy for the same traffic. Ratios within one row share data and heap.
 // streams: full-length arrays read or written; extra: elements of the reused
-// row or value; workload: the table above whose ceiling the yardstick bounds. The broadcasts run through the library's C++ entry point
-// (planning and the row/value check included), against the bare pmax loop.
+// row or value; workload: the table above whose ort-web ceiling the yardstick
+// sets. The broadcasts run through the library's C++ entry point (planning and
+// the row/value check included), against the bare pmax loop.
 const KERNEL_ROWS = [
   { id: 'relu', label: 'Relu', streams: 2, extra: 0, yardstick: 'vcopy', ours: 'relu', workload: 'relu' },
   { id: 'max2', label: 'Max-2', streams: 3, extra: 0, yardstick: 'pmax', ours: 'max', workload: 'max2' },
