@@ -359,17 +359,29 @@ ONNX_OPS_KERNEL ONNX_OPS_NO_BUILTINS inline void copy_bytes(size_t bytes, const 
   for (size_t i = 0; i < bytes; ++i) out[i] = x[i];
 }
 
+#ifdef ONNX_OPS_VECTOR
+// The value of `size` bytes (1, 2, 4 or 8) at value, in every lane of its width.
+inline v128_t splat_bytes(size_t size, const unsigned char* value) {
+  return size == 1   ? wasm_v128_load8_splat(value)
+         : size == 2 ? wasm_v128_load16_splat(value)
+         : size == 4 ? wasm_v128_load32_splat(value)
+                     : wasm_v128_load64_splat(value);
+}
+#endif
+
 // n copies of the value of `size` bytes (1, 2, 4 or 8) at out.
 ONNX_OPS_KERNEL ONNX_OPS_NO_BUILTINS inline void fill_bytes(size_t n, size_t size, const unsigned char* value,
                                                             unsigned char* out) {
   alignas(16) unsigned char pattern[16];
-  ONNX_OPS_SCALAR_LOOP
-  for (size_t i = 0; i < 16; ++i) pattern[i] = value[i % size];
   size_t bytes = n * size;
 #ifdef ONNX_OPS_VECTOR
-  const v128_t p = wasm_v128_load(pattern);
+  const v128_t p = splat_bytes(size, value);
+  wasm_v128_store(pattern, p);
   ONNX_OPS_VECTOR_LOOP
   for (; bytes >= 16; bytes -= 16, out += 16) wasm_v128_store(out, p);
+#else
+  ONNX_OPS_SCALAR_LOOP
+  for (size_t i = 0; i < 16; ++i) pattern[i] = value[i & (size - 1)];  // size is a power of two
 #endif
   ONNX_OPS_SCALAR_LOOP
   for (size_t i = 0; i < bytes; ++i) out[i] = pattern[i % 16];  // 16 is a multiple of size

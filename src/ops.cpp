@@ -162,16 +162,32 @@ ONNX_OPS_KERNEL void max_inner(size_t len, int n, const void* const* base, const
   }
 }
 
-// Short inner runs ([R, 8] with [8]) would each cost a call and an odometer
-// step, more than the run itself (15-20 ns a run: 0.4-4 GB/s at 8 elements).
-// When every input is laid out as the output (its rows follow each other), a
-// row that every output row reuses, or a single value, G rows at a time run as
-// one contiguous run: the reused rows tiled G times, once, in a tile of their
-// own. (Inputs that repeat a value per row, [R, 1], still go run by run.)
+// Steps an odometer over the plan's outer dims (idx) by one output row,
+// moving every input's base.
+ONNX_OPS_KERNEL void step_row(const BroadcastPlan& plan, int64_t* idx, const void** base, size_t esize) {
+  for (int k = plan.rank - 2; k >= 0; --k) {
+    const bool wrap = ++idx[k] == plan.dims[k];
+    for (int i = 0; i < plan.n_inputs; ++i) {
+      const int64_t by = wrap ? -plan.stride(i, k) * (plan.dims[k] - 1) : plan.stride(i, k);
+      base[i] = static_cast<const unsigned char*>(base[i]) + by * int64_t(esize);
+    }
+    if (!wrap) return;
+    idx[k] = 0;
+  }
+}
+
+// Short inner runs ([R, 8] with [8], or with [R, 1]) would each cost a call
+// and an odometer step, more than the run itself (15-20 ns a run: 0.4-4 GB/s
+// at 8 elements). So G rows at a time run as one contiguous run, each input
+// by its kind: laid out as the output (its rows follow each other), it is
+// read in place; a single value stays one; a row that every output row
+// reuses is tiled G times, once; any other input (a value per row, [R, 1],
+// or rows reused in part, [A, 1, C] against [A, B, C]) has its G rows
+// gathered into a tile of its own for each group, row by row.
 constexpr size_t kGatherBytes = 4096;  // per tile: G = kGatherBytes / row bytes >= 4 rows
 constexpr int kGatherInputs = 3;
 
-// For max_exec_grouped: input i's kind (0: as the output, 1: a reused row, 2: a single value), or -1.
+// Input i's kind: 0 laid out as the output, 1 a reused row, 2 a single value, 3 gathered.
 ONNX_OPS_KERNEL int group_kind(const BroadcastPlan& plan, int i) {
   const int outer_rank = plan.rank - 1;
   const bool repeats = plan.stride(i, outer_rank) == 0;  // one value along the run
@@ -182,15 +198,60 @@ ONNX_OPS_KERNEL int group_kind(const BroadcastPlan& plan, int i) {
     reused = reused && plan.stride(i, k) == 0;
     out_stride *= plan.dims[k];
   }
-  return dense ? 0 : !reused ? -1 : repeats ? 2 : 1;
+  return dense ? 0 : !reused ? 3 : repeats ? 2 : 1;
 }
 
 // Whether max_exec_grouped takes the plan; if so, each input's kind in kind[].
+// Gathered inputs only for rows up to 256 bytes: at 512 (float32 [R, 128]
+// with [R, 1], or [1, 128]) a call per row was about as fast.
 bool groups(const BroadcastPlan& plan, size_t esize, int* kind) {
-  if (plan.rank < 2 || plan.n_inputs > kGatherInputs || size_t(plan.inner()) * esize * 4 > kGatherBytes) return false;
+  const size_t row_bytes = size_t(plan.inner()) * esize;
+  if (plan.rank < 2 || plan.n_inputs > kGatherInputs || row_bytes * 4 > kGatherBytes) return false;
   for (int i = 0; i < plan.n_inputs; ++i)
-    if ((kind[i] = group_kind(plan, i)) < 0) return false;
+    if ((kind[i] = group_kind(plan, i)) == 3 && row_bytes * 16 > kGatherBytes) return false;
   return true;
+}
+
+// Where output row q's part of input i starts, in elements from its base.
+ONNX_OPS_KERNEL int64_t row_offset(const BroadcastPlan& plan, int i, int64_t q) {
+  int64_t off = 0;
+  for (int k = plan.rank - 2; k >= 0; --k) {
+    off += q % plan.dims[k] * plan.stride(i, k);
+    q /= plan.dims[k];
+  }
+  return off;
+}
+
+// Rows [q, q + rows) of a gathered input into tile, row after row. A value
+// per row fills its row with 16-byte stores that may run past the row's end,
+// into the next row (written next) or the tile's slack.
+ONNX_OPS_KERNEL ONNX_OPS_NO_BUILTINS void gather_rows(const BroadcastPlan& plan, int i, const unsigned char* x,
+                                                     size_t es, int64_t q, size_t rows, unsigned char* tile) {
+  const int last = plan.rank - 2;  // the outer dim that moves every row
+  const int64_t dim = plan.dims[last], step = plan.stride(i, last) * int64_t(es);
+  const bool value = plan.stride(i, last + 1) == 0;
+  const size_t row_bytes = size_t(plan.inner()) * es;
+  const unsigned char* at = x + row_offset(plan, i, q) * int64_t(es);
+  int64_t pos = q % dim;
+  for (size_t r = 0; r < rows; ++r, tile += row_bytes) {
+    if (!value) {
+      copy_bytes(row_bytes, at, tile);
+    } else {
+#ifdef ONNX_OPS_VECTOR
+      const v128_t v = splat_bytes(es, at);
+      ONNX_OPS_VECTOR_LOOP
+      for (size_t b = 0; b < row_bytes; b += 16) wasm_v128_store(tile + b, v);
+#else
+      fill_bytes(size_t(plan.inner()), es, at, tile);
+#endif
+    }
+    if (++pos < dim) {
+      at += step;
+    } else {  // the odometer carries: recompute
+      pos = 0;
+      at = x + row_offset(plan, i, q + int64_t(r) + 1) * int64_t(es);
+    }
+  }
 }
 
 ONNX_OPS_KERNEL void max_exec_grouped(const BroadcastPlan& plan, const int* kind, const void* const* inputs,
@@ -202,16 +263,19 @@ ONNX_OPS_KERNEL void max_exec_grouped(const BroadcastPlan& plan, const int* kind
   const size_t outer = size_t(plan.total) / len;
   const void* at[kGatherInputs];
   unsigned char single[kGatherInputs];
-  alignas(16) unsigned char tile[kGatherInputs][kGatherBytes];
+  alignas(16) unsigned char tile[kGatherInputs][kGatherBytes + 16];
   for (int i = 0; i < n; ++i) {
     const auto* x = static_cast<const unsigned char*>(inputs[i]);
     single[i] = kind[i] == 2;
-    at[i] = kind[i] == 1 ? tile[i] : x;
+    at[i] = kind[i] == 1 || kind[i] == 3 ? tile[i] : x;
     if (kind[i] == 1)
       for (size_t r = 0; r < group; ++r) copy_bytes(row_bytes, x, tile[i] + r * row_bytes);
   }
   for (size_t o = 0; o < outer; o += group) {
     const size_t rows = outer - o < group ? outer - o : group;
+    for (int i = 0; i < n; ++i)
+      if (kind[i] == 3)
+        gather_rows(plan, i, static_cast<const unsigned char*>(inputs[i]), ops.esize, int64_t(o), rows, tile[i]);
     max_inner(rows * len, n, at, single, out, ops);
     out += rows * row_bytes;
     for (int i = 0; i < n; ++i)
@@ -235,9 +299,6 @@ void max_exec(const BroadcastPlan& plan, const void* const* inputs, void* out_v,
   SmallBuf<unsigned char, 16> scalar(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) base[size_t(i)] = inputs[i];
   for (int i = 0; i < n; ++i) scalar[size_t(i)] = plan.stride(i, plan.rank - 1) == 0;
-  auto move = [&](int i, int64_t elements) {
-    base[size_t(i)] = static_cast<const unsigned char*>(base[size_t(i)]) + elements * int64_t(esize);
-  };
   unsigned char* out = static_cast<unsigned char*>(out_v);
   SmallBuf<int64_t, kMaxRank> idx(static_cast<size_t>(outer_rank));
   for (int k = 0; k < outer_rank; ++k) idx[size_t(k)] = 0;
@@ -261,16 +322,7 @@ void max_exec(const BroadcastPlan& plan, const void* const* inputs, void* out_v,
   for (int64_t o = 0; o < outer; ++o) {
     max_inner(len, n, base.data(), scalar.data(), out, ops);
     out += len * esize;
-    // Step the odometer over the outer dims, moving every input's base.
-    for (int k = outer_rank - 1; k >= 0; --k) {
-      ++idx[size_t(k)];
-      if (idx[size_t(k)] < plan.dims[size_t(k)]) {
-        for (int i = 0; i < n; ++i) move(i, plan.stride(i, k));
-        break;
-      }
-      for (int i = 0; i < n; ++i) move(i, -plan.stride(i, k) * (plan.dims[size_t(k)] - 1));
-      idx[size_t(k)] = 0;
-    }
+    step_row(plan, idx.data(), base.data(), esize);
   }
 }
 

@@ -111,6 +111,17 @@ ONNX_OPS_EMUL_SPLAT(wasm_i16x8_splat, int16_t)
 ONNX_OPS_EMUL_SPLAT(wasm_i32x4_splat, int32_t)
 ONNX_OPS_EMUL_SPLAT(wasm_i64x2_splat, int64_t)
 #undef ONNX_OPS_EMUL_SPLAT
+#define ONNX_OPS_EMUL_LOAD_SPLAT(name, L) \
+  inline v128_t name(const void* p) {     \
+    L x;                                  \
+    std::memcpy(&x, p, sizeof x);         \
+    return onnx_ops_emul::splat<L>(x);    \
+  }
+ONNX_OPS_EMUL_LOAD_SPLAT(wasm_v128_load8_splat, uint8_t)
+ONNX_OPS_EMUL_LOAD_SPLAT(wasm_v128_load16_splat, uint16_t)
+ONNX_OPS_EMUL_LOAD_SPLAT(wasm_v128_load32_splat, uint32_t)
+ONNX_OPS_EMUL_LOAD_SPLAT(wasm_v128_load64_splat, uint64_t)
+#undef ONNX_OPS_EMUL_LOAD_SPLAT
 
 #define ONNX_OPS_EMUL_MAX(name, L) \
   inline v128_t name(v128_t a, v128_t b) { return onnx_ops_emul::map2<L>(a, b, [](L x, L y) { return x > y ? x : y; }); }

@@ -316,3 +316,62 @@ TEST_CASE_TEMPLATE("Max with short rows: a reused row or single values over many
     }
   }
 }
+
+TEST_CASE_TEMPLATE("Max with a value or a row per output row: gathered group by group, in place too", Tr,
+                   ONNX_OPS_ALL_TRAITS) {
+  // Inputs that are neither laid out as the output nor one row reused by all
+  // ([R, 1] against [R, C]; [A, 1, C] or [1, B, 1] against [A, B, C]) have
+  // their part of each group of rows gathered into a tile (ops.cpp,
+  // max_exec_grouped): rows from one element to just past the 256-byte limit,
+  // B across groups and not dividing them (the odometer carries into A inside
+  // a group), two and three inputs, each gathered kind first or not, and the
+  // result over the full input.
+  using T = typename Tr::T;
+  const int64_t es = int64_t(sizeof(T));
+  std::mt19937_64 rng(23);
+  for (int64_t c : {int64_t(1), int64_t(2), int64_t(3), int64_t(5), 16 / es, 16 / es + 1, 256 / es, 256 / es + 1}) {
+    const int64_t group = std::max<int64_t>(1, 4096 / (c * es));
+    for (int64_t b : {int64_t(1), int64_t(3), group + 5}) {
+      for (int64_t a : {int64_t(1), int64_t(3)}) {
+        for (int variant = 0; variant < 8; ++variant) {
+          std::vector<Dims> shapes;
+          switch (variant) {
+            case 0: shapes = {Dims{a, b, c}, Dims{a, b, 1}}; break;
+            case 1: shapes = {Dims{a, b, 1}, Dims{a, b, c}}; break;
+            case 2: shapes = {Dims{a, b, c}, Dims{a, 1, c}}; break;
+            case 3: shapes = {Dims{1, b, 1}, Dims{a, b, c}}; break;
+            case 4: shapes = {Dims{a, 1, 1}, Dims{1, b, c}}; break;
+            case 5: shapes = {Dims{a, b, c}, Dims{a, b, 1}, Dims{}}; break;
+            case 6: shapes = {Dims{a, 1, c}, Dims{a, b, c}, Dims{1, b, 1}}; break;
+            default: shapes = {Dims{a, b, 1}, Dims{c}}; break;
+          }
+          const Dims out_dims{a, b, c};
+          const int n = int(shapes.size());
+          std::vector<Shape> views;
+          for (auto& s : shapes) views.push_back(Shape{s.data(), int(s.size())});
+          std::vector<std::vector<T>> data;
+          std::vector<const void*> ptrs;
+          for (auto& s : shapes) data.push_back(test::random_vector<Tr>(rng, size_t(count(s))));
+          for (auto& d : data) ptrs.push_back(d.data());
+          const auto want = naive_max<Tr>(shapes, data, out_dims);
+          int full = 0;
+          while (full < n && count(shapes[size_t(full)]) != count(out_dims)) ++full;
+          for (int in_place = 0; in_place < (full < n ? 2 : 1); ++in_place) {
+            std::vector<T> copy = in_place ? data[size_t(full)] : std::vector<T>();
+            std::vector<T> sep(want.size());
+            T* dst = in_place ? copy.data() : sep.data();
+            if (in_place) ptrs[size_t(full)] = copy.data();
+            REQUIRE(max_forward(int32_t(test::dtype_of<Tr>()), n, ptrs.data(), views.data(), dst,
+                                Shape{out_dims.data(), 3}) == Status::Ok);
+            if (in_place) ptrs[size_t(full)] = data[size_t(full)].data();
+            size_t i = 0;
+            while (i < want.size() && test::same_bits(dst[i], want[i])) ++i;
+            INFO("c=" << c << " b=" << b << " a=" << a << " variant=" << variant << " in_place=" << in_place
+                      << " first difference at " << i);
+            REQUIRE(i == want.size());
+          }
+        }
+      }
+    }
+  }
+}
