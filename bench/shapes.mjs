@@ -1,0 +1,146 @@
+// Broadcast shapes beyond run.mjs's workloads: Max where an input repeats
+// along a dim other than the last, with short rows (the last dim, C), where a
+// call per row would cost more than the row itself.
+//
+//   [R,C],[R,1]      a value per row
+//   [R,1],[1,C]      an outer product (a value per row against one reused row)
+//   [A,B,C],[A,1,C]  rows reused within blocks of B rows
+//   [R,C],[R,1],[]   three inputs: a value per row and a single value
+//   [R,C],[C]        for scale: one row reused by every row
+//
+// Each case has an output of 2^18 elements. Columns: ours zero-copy (wasm
+// tensors) and plain (typed arrays in, a new one out), onnxruntime-web
+// (`session.run`, wasm, one thread; its time over ours plain), and memory.copy
+// of the same bytes (read + written) / 2 inside one wasm memory. Every output
+// is checked bit for bit against the JS reference before it is timed.
+//
+//   node bench/shapes.mjs [--dtypes=float32,float16,int8,float64] [--cs=2,8,32,128]
+//                         [--lib=path/to/esm/index.js] [--no-ort] [--out=results/shapes]
+// Writes <out>.md and <out>.json (default results/shapes) unless --out=- (print only).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ARRAY_TYPES, BYTES, broadcastShapes, compareOutputs, randomData, refMax, sizeOf } from './common.mjs';
+import { COPY_PLACEMENTS, createCopyLimit, createOrtPeer } from './peers.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const opt = (name, dflt) => {
+  const a = process.argv.find((x) => x.startsWith(`--${name}=`));
+  return a ? a.slice(name.length + 3) : dflt;
+};
+const LIB = path.resolve(opt('lib', path.join(HERE, '..', 'dist', 'esm', 'index.js')));
+const DTYPES = opt('dtypes', 'float32,float16,int8,float64').split(',');
+const CS = opt('cs', '2,8,32,128').split(',').map(Number);
+const OUT = opt('out', path.join(HERE, 'results', 'shapes'));
+const N = 2 ** 18;
+
+const CASES = [
+  { label: '[R,C],[R,1]', shapes: (c) => [[N / c, c], [N / c, 1]] },
+  { label: '[R,1],[1,C]', shapes: (c) => [[N / c, 1], [1, c]] },
+  { label: '[A,B,C],[A,1,C]', shapes: (c) => [[8, N / c / 8, c], [8, 1, c]] },
+  { label: '[R,C],[R,1],[]', shapes: (c) => [[N / c, c], [N / c, 1], []] },
+  { label: '[R,C],[C]', shapes: (c) => [[N / c, c], [c]] },
+];
+
+const now = () => performance.now();
+let sink = 0;
+/** Median and spread of fn's time in µs: batches of at least 1 ms, about 150 ms in all. */
+async function measure(fn, isAsync) {
+  const call = isAsync ? async () => { sink ^= !!(await fn()); } : () => { sink ^= !!fn(); };
+  let t0 = now(), k = 0;
+  do { isAsync ? await call() : call(); k++; } while (now() - t0 < 20 || k < 2); // warm-up
+  t0 = now(); k = 0;
+  do { isAsync ? await call() : call(); k++; } while (now() - t0 < 1);
+  const batch = Math.max(1, Math.ceil(1 / ((now() - t0) / k)));
+  const times = [];
+  const end = now() + 150;
+  while (times.length < 9 || (now() < end && times.length < 200)) {
+    const a = now();
+    for (let b = 0; b < batch; b++) isAsync ? await call() : call();
+    times.push(((now() - a) * 1000) / batch);
+  }
+  times.sort((x, y) => x - y);
+  const q = (p) => times[Math.round(p * (times.length - 1))];
+  return { median_us: q(0.5), p10_us: q(0.1), p90_us: q(0.9) };
+}
+
+const { createOps } = await import(pathToFileURL(LIB).href);
+const ops = await createOps();
+const copy = await createCopyLimit();
+let ort = null;
+if (!process.argv.includes('--no-ort')) {
+  try { ort = await createOrtPeer({ probe: false }); } catch (e) { console.error(`onnxruntime-web not loaded (${e.message}): npm --prefix bench ci`); }
+}
+
+const rows = [];
+for (const dtype of DTYPES) {
+  for (const c of CS) {
+    for (const k of CASES) {
+      const shapes = k.shapes(c);
+      const outShape = broadcastShapes(shapes);
+      const inputs = shapes.map((shape, i) => ({ dtype, shape, data: randomData(dtype, sizeOf(shape), 7 + i) }));
+      const want = refMax(dtype, inputs);
+      const bytes = (shapes.reduce((a, s) => a + sizeOf(s), 0) + sizeOf(outShape)) * BYTES[dtype];
+      const row = { dtype, case: k.label, c, shapes, bytes };
+      const check = (what, got) => {
+        const bad = compareOutputs(dtype, want.data, got);
+        if (bad) throw new Error(`${what} ${dtype} ${JSON.stringify(shapes)}: ${JSON.stringify(bad)}`);
+      };
+      // ours, zero-copy
+      const ts = inputs.map((t) => ops.tensor(dtype, t.shape, t.data));
+      const o = ops.tensor(dtype, outShape);
+      ops.max(ts, { out: o });
+      check('ours zero-copy', o.data);
+      row.zc = await measure(() => ops.max(ts, { out: o }), false);
+      for (const t of [...ts, o]) t.dispose();
+      // ours, plain
+      check('ours plain', ops.max(inputs).data);
+      row.plain = await measure(() => ops.max(inputs), false);
+      // onnxruntime-web
+      if (ort && (await ort.prepare('max', dtype, shapes))) {
+        check('ort-web', await ort.max(inputs));
+        row.ort = await measure(() => ort.max(inputs), true);
+      }
+      // memory.copy of the same traffic, best placement
+      let best = Infinity;
+      for (let p = 0; p < COPY_PLACEMENTS; p++) best = Math.min(best, (await measure(copy.prepare(Math.round(bytes / 2), p), false)).median_us);
+      row.copy_us = best;
+      rows.push(row);
+      const f = (x) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
+      console.log(`${dtype.padEnd(8)} ${k.label.padEnd(16)} C=${String(c).padEnd(4)} zero-copy ${f(row.zc.median_us).padStart(7)} µs ` +
+        `(${(bytes / row.zc.median_us / 1e3).toFixed(1)} GB/s, ${(100 * best / row.zc.median_us).toFixed(0)} % of copy)  ` +
+        `plain ${f(row.plain.median_us).padStart(7)} µs` + (row.ort ? `  ort-web ${f(row.ort.median_us).padStart(7)} µs (${(row.ort.median_us / row.plain.median_us).toFixed(1)}x ours plain)` : ''));
+    }
+    if (ort) await ort.clear();
+  }
+}
+
+const cpu = (() => {
+  try { return fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.*)$/m)[1].trim(); } catch { return os.cpus()[0]?.model ?? 'unknown'; }
+})();
+const meta = { date: new Date().toISOString(), cpu, cores: os.cpus().length, node: process.version, lib: path.relative(process.cwd(), LIB), n: N, ort: ort?.version ?? null };
+const fmt = (x) => (x === undefined ? 'n/a' : x < 10 ? x.toFixed(2) : x.toFixed(1));
+const L = [
+  '# Broadcast shapes: Max with short rows',
+  '',
+  `Written by \`bench/shapes.mjs\` on ${meta.date.slice(0, 16).replace('T', ' ')} UTC: ${cpu}, ${meta.cores} cores, Node ${meta.node}` +
+    (meta.ort ? `, onnxruntime-web ${meta.ort} (wasm, 1 thread)` : '') + `. Output of ${N} elements; medians in µs (p10-p90).`,
+  '"GB/s" = bytes read and written / zero-copy time; "of copy" = `memory.copy` time for the same bytes / zero-copy time;',
+  '"ort-web / ours" = onnxruntime-web time / ours plain time (both take and return typed arrays).',
+  '',
+  '| dtype | shapes | C | ours zero-copy µs | GB/s | of copy | ours plain µs | ort-web µs | ort-web / ours |',
+  '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+];
+for (const r of rows) {
+  const cell = (m) => (m ? `${fmt(m.median_us)} <sub>${fmt(m.p10_us)}–${fmt(m.p90_us)}</sub>` : 'n/a');
+  L.push(`| ${r.dtype} | ${r.case} | ${r.c} | ${cell(r.zc)} | ${(r.bytes / r.zc.median_us / 1e3).toFixed(1)} | ${(100 * r.copy_us / r.zc.median_us).toFixed(0)} % | ` +
+    `${cell(r.plain)} | ${cell(r.ort)} | ${r.ort ? (r.ort.median_us / r.plain.median_us).toFixed(1) + '×' : 'n/a'} |`);
+}
+if (OUT !== '-') {
+  fs.mkdirSync(path.dirname(OUT), { recursive: true });
+  fs.writeFileSync(`${OUT}.md`, L.join('\n') + '\n');
+  fs.writeFileSync(`${OUT}.json`, JSON.stringify({ meta, rows }, null, 1) + '\n');
+  console.log(`wrote ${path.relative(process.cwd(), OUT)}.md and .json`);
+}
+if (sink === 42) console.log('');
