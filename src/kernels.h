@@ -349,14 +349,27 @@ ONNX_OPS_KERNEL void relu_kernel(size_t n, const typename Tr::T* x, typename Tr:
   }
 }
 
-// out[0..bytes) = x[0..bytes), which it does not partly overlap (Max of one input).
+// out[0..bytes) = x[0..bytes), which it does not partly overlap (Max of one
+// input, and rows gathered in ops.cpp, some of a few bytes: the rest goes 8,
+// 4, 2, 1 bytes at a time, a byte loop cost a row of 8 bytes about 4 ns more).
 ONNX_OPS_KERNEL ONNX_OPS_NO_BUILTINS inline void copy_bytes(size_t bytes, const unsigned char* x, unsigned char* out) {
 #ifdef ONNX_OPS_VECTOR
   ONNX_OPS_VECTOR_LOOP
   for (; bytes >= 16; bytes -= 16, x += 16, out += 16) wasm_v128_store(out, wasm_v128_load(x));
 #endif
   ONNX_OPS_SCALAR_LOOP
-  for (size_t i = 0; i < bytes; ++i) out[i] = x[i];
+  for (; bytes >= 8; bytes -= 8, x += 8, out += 8) __builtin_memcpy(out, x, 8);
+  if (bytes & 4) {
+    __builtin_memcpy(out, x, 4);
+    x += 4;
+    out += 4;
+  }
+  if (bytes & 2) {
+    __builtin_memcpy(out, x, 2);
+    x += 2;
+    out += 2;
+  }
+  if (bytes & 1) *out = *x;
 }
 
 #ifdef ONNX_OPS_VECTOR
