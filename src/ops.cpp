@@ -183,9 +183,10 @@ ONNX_OPS_KERNEL void step_row(const BroadcastPlan& plan, int64_t* idx, const voi
 // read in place; a single value stays one; a row that every output row
 // reuses is tiled G times, once; any other input (a value per row, [R, 1],
 // or rows reused in part, [A, 1, C] against [A, B, C]) has its G rows
-// gathered into a tile of its own for each group, row by row.
+// gathered into a tile of its own for each group, row by row. Up to eight
+// inputs (a tile each, 33 KB of stack); more go row by row.
 constexpr size_t kGatherBytes = 4096;  // per tile: G = kGatherBytes / row bytes >= 4 rows
-constexpr int kGatherInputs = 3;
+constexpr int kGatherInputs = 8;
 
 // Input i's kind: 0 laid out as the output, 1 a reused row, 2 a single value, 3 gathered.
 ONNX_OPS_KERNEL int group_kind(const BroadcastPlan& plan, int i) {

@@ -324,7 +324,7 @@ TEST_CASE_TEMPLATE("Max with a value or a row per output row: gathered group by 
   // their part of each group of rows gathered into a tile (ops.cpp,
   // max_exec_grouped): rows from one element to just past the 256-byte limit,
   // B across groups and not dividing them (the odometer carries into A inside
-  // a group), two and three inputs, each gathered kind first or not, and the
+  // a group), two to nine inputs, each gathered kind first or not, and the
   // result over the full input.
   using T = typename Tr::T;
   const int64_t es = int64_t(sizeof(T));
@@ -333,7 +333,7 @@ TEST_CASE_TEMPLATE("Max with a value or a row per output row: gathered group by 
     const int64_t group = std::max<int64_t>(1, 4096 / (c * es));
     for (int64_t b : {int64_t(1), int64_t(3), group + 5}) {
       for (int64_t a : {int64_t(1), int64_t(3)}) {
-        for (int variant = 0; variant < 8; ++variant) {
+        for (int variant = 0; variant < 11; ++variant) {
           std::vector<Dims> shapes;
           switch (variant) {
             case 0: shapes = {Dims{a, b, c}, Dims{a, b, 1}}; break;
@@ -343,7 +343,13 @@ TEST_CASE_TEMPLATE("Max with a value or a row per output row: gathered group by 
             case 4: shapes = {Dims{a, 1, 1}, Dims{1, b, c}}; break;
             case 5: shapes = {Dims{a, b, c}, Dims{a, b, 1}, Dims{}}; break;
             case 6: shapes = {Dims{a, 1, c}, Dims{a, b, c}, Dims{1, b, 1}}; break;
-            default: shapes = {Dims{a, b, 1}, Dims{c}}; break;
+            case 7: shapes = {Dims{a, b, 1}, Dims{c}}; break;
+            // Four to eight inputs (the most a group takes), and nine (row by row).
+            case 8: shapes = {Dims{a, b, c}, Dims{a, b, 1}, Dims{c}, Dims{}, Dims{a, 1, c}}; break;
+            case 9: shapes = {Dims{c}, Dims{a, b, c}, Dims{a, b, 1}, Dims{1, b, 1}, Dims{a, b, c},
+                              Dims{}, Dims{a, 1, c}, Dims{a, b, 1}}; break;
+            default: shapes = {Dims{a, b, c}, Dims{a, b, 1}, Dims{c}, Dims{}, Dims{a, 1, c}, Dims{a, b, c},
+                               Dims{1, b, 1}, Dims{a, b, 1}, Dims{1, 1, c}}; break;
           }
           const Dims out_dims{a, b, c};
           const int n = int(shapes.size());
