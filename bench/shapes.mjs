@@ -6,6 +6,7 @@
 //   [R,1],[1,C]      an outer product (a value per row against one reused row)
 //   [A,B,C],[A,1,C]  rows reused within blocks of B rows
 //   [R,C],[R,1],[]   three inputs: a value per row and a single value
+//   [R,C]x3,[R,1]    four inputs: three laid out as the output, a value per row
 //   [R,C],[C]        for scale: one row reused by every row
 //
 // Each case has an output of 2^18 elements. Columns: ours zero-copy (wasm
@@ -40,6 +41,7 @@ const CASES = [
   { label: '[R,1],[1,C]', shapes: (c) => [[N / c, 1], [1, c]] },
   { label: '[A,B,C],[A,1,C]', shapes: (c) => [[8, N / c / 8, c], [8, 1, c]] },
   { label: '[R,C],[R,1],[]', shapes: (c) => [[N / c, c], [N / c, 1], []] },
+  { label: '[R,C]x3,[R,1]', shapes: (c) => [[N / c, c], [N / c, c], [N / c, c], [N / c, 1]] },
   { label: '[R,C],[C]', shapes: (c) => [[N / c, c], [c]] },
 ];
 
