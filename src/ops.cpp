@@ -223,35 +223,67 @@ ONNX_OPS_KERNEL int64_t row_offset(const BroadcastPlan& plan, int i, int64_t q) 
   return off;
 }
 
-// Rows [q, q + rows) of a gathered input into tile, row after row. A value
-// per row fills its row with 16-byte stores that may run past the row's end,
-// into the next row (written next) or the tile's slack.
+#ifdef ONNX_OPS_VECTOR
+// n rows of a value per row into tile: the value of width E at `at`, then at
+// every `step` bytes, each filling row_bytes with 16-byte stores that may run
+// past the row's end, into the next row (written next) or the tile's slack.
+template <size_t E>
+void fill_rows(size_t n, const unsigned char* at, int64_t step, size_t row_bytes, unsigned char* tile) {
+  for (; n > 0; --n, at += step, tile += row_bytes) {
+    const v128_t v = E == 1 ? wasm_v128_load8_splat(at)
+                     : E == 2 ? wasm_v128_load16_splat(at)
+                     : E == 4 ? wasm_v128_load32_splat(at)
+                              : wasm_v128_load64_splat(at);
+    ONNX_OPS_VECTOR_LOOP
+    for (size_t b = 0; b < row_bytes; b += 16) wasm_v128_store(tile + b, v);
+  }
+}
+#endif
+
+// Rows [q, q + rows) of a gathered input into tile, row after row, in runs
+// along the last outer dim (its step is a constant; the odometer carries
+// between runs).
 ONNX_OPS_KERNEL ONNX_OPS_NO_BUILTINS void gather_rows(const BroadcastPlan& plan, int i, const unsigned char* x,
                                                      size_t es, int64_t q, size_t rows, unsigned char* tile) {
   const int last = plan.rank - 2;  // the outer dim that moves every row
   const int64_t dim = plan.dims[last], step = plan.stride(i, last) * int64_t(es);
   const bool value = plan.stride(i, last + 1) == 0;
-  const size_t row_bytes = size_t(plan.inner()) * es;
-  const unsigned char* at = x + row_offset(plan, i, q) * int64_t(es);
+  const size_t len = size_t(plan.inner()), row_bytes = len * es;
   int64_t pos = q % dim;
-  for (size_t r = 0; r < rows; ++r, tile += row_bytes) {
+  for (size_t r = 0; r < rows;) {
+    const unsigned char* at = x + row_offset(plan, i, q + int64_t(r)) * int64_t(es);
+    const size_t run = rows - r < size_t(dim - pos) ? rows - r : size_t(dim - pos);
     if (!value) {
-      copy_bytes(row_bytes, at, tile);
+      if (step == int64_t(row_bytes)) {  // the rows follow each other: one copy
+        copy_bytes(run * row_bytes, at, tile);
+      } else if (step == 0) {  // one row repeated ([A, 1, C]): copied once, then from the tile
+        copy_bytes(row_bytes, at, tile);
+#ifdef ONNX_OPS_VECTOR
+        // 16-byte blocks that may run past a row's end, written in order (as in fill_rows).
+        for (size_t k = 1; k < run; ++k) {
+          ONNX_OPS_VECTOR_LOOP
+          for (size_t b = 0; b < row_bytes; b += 16) wasm_v128_store(tile + k * row_bytes + b, wasm_v128_load(tile + b));
+        }
+#else
+        for (size_t k = 1; k < run; ++k) copy_bytes(row_bytes, tile, tile + k * row_bytes);
+#endif
+      } else {
+        for (size_t k = 0; k < run; ++k, at += step) copy_bytes(row_bytes, at, tile + k * row_bytes);
+      }
+      tile += run * row_bytes;
     } else {
 #ifdef ONNX_OPS_VECTOR
-      const v128_t v = splat_bytes(es, at);
-      ONNX_OPS_VECTOR_LOOP
-      for (size_t b = 0; b < row_bytes; b += 16) wasm_v128_store(tile + b, v);
+      if (es == 1) fill_rows<1>(run, at, step, row_bytes, tile);
+      else if (es == 2) fill_rows<2>(run, at, step, row_bytes, tile);
+      else if (es == 4) fill_rows<4>(run, at, step, row_bytes, tile);
+      else fill_rows<8>(run, at, step, row_bytes, tile);
+      tile += run * row_bytes;
 #else
-      fill_bytes(size_t(plan.inner()), es, at, tile);
+      for (size_t k = 0; k < run; ++k, at += step, tile += row_bytes) fill_bytes(len, es, at, tile);
 #endif
     }
-    if (++pos < dim) {
-      at += step;
-    } else {  // the odometer carries: recompute
-      pos = 0;
-      at = x + row_offset(plan, i, q + int64_t(r) + 1) * int64_t(es);
-    }
+    r += run;
+    pos = 0;
   }
 }
 

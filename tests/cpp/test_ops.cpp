@@ -333,7 +333,7 @@ TEST_CASE_TEMPLATE("Max with a value or a row per output row: gathered group by 
     const int64_t group = std::max<int64_t>(1, 4096 / (c * es));
     for (int64_t b : {int64_t(1), int64_t(3), group + 5}) {
       for (int64_t a : {int64_t(1), int64_t(3)}) {
-        for (int variant = 0; variant < 11; ++variant) {
+        for (int variant = 0; variant < 13; ++variant) {
           std::vector<Dims> shapes;
           switch (variant) {
             case 0: shapes = {Dims{a, b, c}, Dims{a, b, 1}}; break;
@@ -344,9 +344,13 @@ TEST_CASE_TEMPLATE("Max with a value or a row per output row: gathered group by 
             case 5: shapes = {Dims{a, b, c}, Dims{a, b, 1}, Dims{}}; break;
             case 6: shapes = {Dims{a, 1, c}, Dims{a, b, c}, Dims{1, b, 1}}; break;
             case 7: shapes = {Dims{a, b, 1}, Dims{c}}; break;
+            // Rows that follow each other within a block ([B, C]), not merged into
+            // longer runs because a value per row walks B differently.
+            case 8: shapes = {Dims{a, b, 1}, Dims{1, b, c}}; break;
+            case 9: shapes = {Dims{1, b, c}, Dims{a, b, c}, Dims{a, b, 1}}; break;
             // Four to eight inputs (the most a group takes), and nine (row by row).
-            case 8: shapes = {Dims{a, b, c}, Dims{a, b, 1}, Dims{c}, Dims{}, Dims{a, 1, c}}; break;
-            case 9: shapes = {Dims{c}, Dims{a, b, c}, Dims{a, b, 1}, Dims{1, b, 1}, Dims{a, b, c},
+            case 10: shapes = {Dims{a, b, c}, Dims{a, b, 1}, Dims{c}, Dims{}, Dims{a, 1, c}}; break;
+            case 11: shapes = {Dims{c}, Dims{a, b, c}, Dims{a, b, 1}, Dims{1, b, 1}, Dims{a, b, c},
                               Dims{}, Dims{a, 1, c}, Dims{a, b, 1}}; break;
             default: shapes = {Dims{a, b, c}, Dims{a, b, 1}, Dims{c}, Dims{}, Dims{a, 1, c}, Dims{a, b, c},
                                Dims{1, b, 1}, Dims{a, b, 1}, Dims{1, 1, c}}; break;
