@@ -162,20 +162,6 @@ ONNX_OPS_KERNEL void max_inner(size_t len, int n, const void* const* base, const
   }
 }
 
-// Steps an odometer over the plan's outer dims (idx) by one output row,
-// moving every input's base.
-ONNX_OPS_KERNEL void step_row(const BroadcastPlan& plan, int64_t* idx, const void** base, size_t esize) {
-  for (int k = plan.rank - 2; k >= 0; --k) {
-    const bool wrap = ++idx[k] == plan.dims[k];
-    for (int i = 0; i < plan.n_inputs; ++i) {
-      const int64_t by = wrap ? -plan.stride(i, k) * (plan.dims[k] - 1) : plan.stride(i, k);
-      base[i] = static_cast<const unsigned char*>(base[i]) + by * int64_t(esize);
-    }
-    if (!wrap) return;
-    idx[k] = 0;
-  }
-}
-
 // Short inner runs ([R, 8] with [8], or with [R, 1]) would each cost a call
 // and an odometer step, more than the run itself (15-20 ns a run: 0.4-4 GB/s
 // at 8 elements). So G rows at a time run as one contiguous run, each input
@@ -183,7 +169,7 @@ ONNX_OPS_KERNEL void step_row(const BroadcastPlan& plan, int64_t* idx, const voi
 // read in place; a single value stays one; a row that every output row
 // reuses is tiled G times, once; any other input (a value per row, [R, 1],
 // or rows reused in part, [A, 1, C] against [A, B, C]) has its G rows
-// gathered into a tile of its own for each group, row by row. Up to eight
+// gathered into a tile of its own for each group (gather_rows). Up to eight
 // inputs (a tile each, 33 KB of stack); more go row by row.
 constexpr size_t kGatherBytes = 4096;  // per tile: G = kGatherBytes / row bytes >= 4 rows
 constexpr int kGatherInputs = 8;
@@ -261,8 +247,9 @@ ONNX_OPS_KERNEL ONNX_OPS_NO_BUILTINS void gather_rows(const BroadcastPlan& plan,
 #ifdef ONNX_OPS_VECTOR
         // 16-byte blocks that may run past a row's end, written in order (as in fill_rows).
         for (size_t k = 1; k < run; ++k) {
+          unsigned char* dst = tile + k * row_bytes;
           ONNX_OPS_VECTOR_LOOP
-          for (size_t b = 0; b < row_bytes; b += 16) wasm_v128_store(tile + k * row_bytes + b, wasm_v128_load(tile + b));
+          for (size_t b = 0; b < row_bytes; b += 16) wasm_v128_store(dst + b, wasm_v128_load(tile + b));
         }
 #else
         for (size_t k = 1; k < run; ++k) copy_bytes(row_bytes, tile, tile + k * row_bytes);
@@ -332,6 +319,9 @@ void max_exec(const BroadcastPlan& plan, const void* const* inputs, void* out_v,
   SmallBuf<unsigned char, 16> scalar(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) base[size_t(i)] = inputs[i];
   for (int i = 0; i < n; ++i) scalar[size_t(i)] = plan.stride(i, plan.rank - 1) == 0;
+  auto move = [&](int i, int64_t elements) {
+    base[size_t(i)] = static_cast<const unsigned char*>(base[size_t(i)]) + elements * int64_t(esize);
+  };
   unsigned char* out = static_cast<unsigned char*>(out_v);
   SmallBuf<int64_t, kMaxRank> idx(static_cast<size_t>(outer_rank));
   for (int k = 0; k < outer_rank; ++k) idx[size_t(k)] = 0;
@@ -355,7 +345,16 @@ void max_exec(const BroadcastPlan& plan, const void* const* inputs, void* out_v,
   for (int64_t o = 0; o < outer; ++o) {
     max_inner(len, n, base.data(), scalar.data(), out, ops);
     out += len * esize;
-    step_row(plan, idx.data(), base.data(), esize);
+    // Step the odometer over the outer dims, moving every input's base.
+    for (int k = outer_rank - 1; k >= 0; --k) {
+      ++idx[size_t(k)];
+      if (idx[size_t(k)] < plan.dims[size_t(k)]) {
+        for (int i = 0; i < n; ++i) move(i, plan.stride(i, k));
+        break;
+      }
+      for (int i = 0; i < n; ++i) move(i, -plan.stride(i, k) * (plan.dims[size_t(k)] - 1));
+      idx[size_t(k)] = 0;
+    }
   }
 }
 
