@@ -216,10 +216,7 @@ ONNX_OPS_KERNEL int64_t row_offset(const BroadcastPlan& plan, int i, int64_t q) 
 template <size_t E>
 void fill_rows(size_t n, const unsigned char* at, int64_t step, size_t row_bytes, unsigned char* tile) {
   for (; n > 0; --n, at += step, tile += row_bytes) {
-    const v128_t v = E == 1 ? wasm_v128_load8_splat(at)
-                     : E == 2 ? wasm_v128_load16_splat(at)
-                     : E == 4 ? wasm_v128_load32_splat(at)
-                              : wasm_v128_load64_splat(at);
+    const v128_t v = splat_bytes(E, at);  // E is a constant here: one splat load
     ONNX_OPS_VECTOR_LOOP
     for (size_t b = 0; b < row_bytes; b += 16) wasm_v128_store(tile + b, v);
   }
@@ -288,8 +285,7 @@ ONNX_OPS_KERNEL void max_exec_grouped(const BroadcastPlan& plan, const int* kind
     const auto* x = static_cast<const unsigned char*>(inputs[i]);
     single[i] = kind[i] == 2;
     at[i] = kind[i] == 1 || kind[i] == 3 ? tile[i] : x;
-    if (kind[i] == 1)
-      for (size_t r = 0; r < group; ++r) copy_bytes(row_bytes, x, tile[i] + r * row_bytes);
+    if (kind[i] == 1) gather_rows(plan, i, x, ops.esize, 0, group, tile[i]);  // once: every group reuses it
   }
   for (size_t o = 0; o < outer; o += group) {
     const size_t rows = outer - o < group ? outer - o : group;
