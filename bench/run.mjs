@@ -20,6 +20,7 @@ import {
 } from './common.mjs';
 import { createOrtPeer, createTfjsPeer, createJsPeer, createCopyLimit, COPY_PLACEMENTS } from './peers.mjs';
 import { workloads, outShapeOf } from './check.mjs';
+import { cpuModel, measure as measureWith, sink } from './timing.mjs';
 
 import { spawnSync } from 'node:child_process';
 
@@ -77,43 +78,11 @@ if (opt('target-ms')) TIMING.targetMs = Number(opt('target-ms'));
 
 // ---------------------------------------------------------------- timing
 const now = () => performance.now();
-let sink = 0;
-
-/**
- * Time fn: warm up, calibrate a batch size so one sample lasts >= minBatchMs,
- * then take samples until ~targetMs (within [minSamples, maxSamples]).
- * Per-call times in microseconds.
- */
-async function measure(fn, isAsync, cfg = TIMING) {
-  const call = isAsync ? async () => { sink ^= !!(await fn()); } : () => { sink ^= !!fn(); };
-  let t0 = now(), w = 0;
-  do { isAsync ? await call() : call(); w++; } while (w < cfg.warmupMin || (now() - t0 < cfg.warmupMs && w < 1e5));
-  // calibrate
-  t0 = now();
-  let k = 0;
-  do { isAsync ? await call() : call(); k++; } while (now() - t0 < cfg.minBatchMs);
-  const per = (now() - t0) / k;
-  const batch = Math.max(1, Math.ceil(cfg.minBatchMs / per));
-  const samples = Math.min(cfg.maxSamples, Math.max(cfg.minSamples, Math.round(cfg.targetMs / (per * batch))));
-  const times = [];
-  for (let s = 0; s < samples; s++) {
-    const a = now();
-    if (isAsync) for (let b = 0; b < batch; b++) await call();
-    else for (let b = 0; b < batch; b++) call();
-    times.push(((now() - a) * 1000) / batch);
-  }
-  times.sort((x, y) => x - y);
-  const q = (p) => times[Math.min(times.length - 1, Math.max(0, Math.round(p * (times.length - 1))))];
-  return { median_us: q(0.5), p10_us: q(0.1), p90_us: q(0.9), min_us: times[0], max_us: times[times.length - 1], samples, batch };
-}
+const measure = (fn, isAsync, cfg = TIMING) => measureWith(fn, isAsync, cfg);
 
 // ---------------------------------------------------------------- setup
 function machineInfo() {
-  let cpu = os.cpus()[0]?.model ?? 'unknown';
-  try {
-    const m = fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.*)$/m);
-    if (m) cpu = m[1].trim();
-  } catch {}
+  const cpu = cpuModel();
   let pkg = null;
   try { pkg = JSON.parse(fs.readFileSync(path.join(HERE, '..', 'package.json'), 'utf8')); } catch {}
   return {

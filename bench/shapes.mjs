@@ -24,6 +24,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ARRAY_TYPES, BYTES, broadcastShapes, compareOutputs, randomData, refMax, sizeOf } from './common.mjs';
 import { COPY_PLACEMENTS, createCopyLimit, createOrtPeer } from './peers.mjs';
+import { cpuModel, measure, sink } from './timing.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const opt = (name, dflt) => {
@@ -45,27 +46,8 @@ const CASES = [
   { label: '[R,C],[C]', shapes: (c) => [[N / c, c], [c]] },
 ];
 
-const now = () => performance.now();
-let sink = 0;
-/** Median and spread of fn's time in µs: batches of at least 1 ms, about 150 ms in all. */
-async function measure(fn, isAsync) {
-  const call = isAsync ? async () => { sink ^= !!(await fn()); } : () => { sink ^= !!fn(); };
-  let t0 = now(), k = 0;
-  do { isAsync ? await call() : call(); k++; } while (now() - t0 < 20 || k < 2); // warm-up
-  t0 = now(); k = 0;
-  do { isAsync ? await call() : call(); k++; } while (now() - t0 < 1);
-  const batch = Math.max(1, Math.ceil(1 / ((now() - t0) / k)));
-  const times = [];
-  const end = now() + 150;
-  while (times.length < 9 || (now() < end && times.length < 200)) {
-    const a = now();
-    for (let b = 0; b < batch; b++) isAsync ? await call() : call();
-    times.push(((now() - a) * 1000) / batch);
-  }
-  times.sort((x, y) => x - y);
-  const q = (p) => times[Math.round(p * (times.length - 1))];
-  return { median_us: q(0.5), p10_us: q(0.1), p90_us: q(0.9) };
-}
+// About 150 ms of samples, each a batch of at least 1 ms, after 20 ms of warm-up.
+const TIMING = { targetMs: 150, minBatchMs: 1, minSamples: 9, maxSamples: 200, warmupMs: 20, warmupMin: 2 };
 
 const { createOps } = await import(pathToFileURL(LIB).href);
 const ops = await createOps();
@@ -94,19 +76,19 @@ for (const dtype of DTYPES) {
       const o = ops.tensor(dtype, outShape);
       ops.max(ts, { out: o });
       check('ours zero-copy', o.data);
-      row.zc = await measure(() => ops.max(ts, { out: o }), false);
+      row.zc = await measure(() => ops.max(ts, { out: o }), false, TIMING);
       for (const t of [...ts, o]) t.dispose();
       // ours, plain
       check('ours plain', ops.max(inputs).data);
-      row.plain = await measure(() => ops.max(inputs), false);
+      row.plain = await measure(() => ops.max(inputs), false, TIMING);
       // onnxruntime-web
       if (ort && (await ort.prepare('max', dtype, shapes))) {
         check('ort-web', await ort.max(inputs));
-        row.ort = await measure(() => ort.max(inputs), true);
+        row.ort = await measure(() => ort.max(inputs), true, TIMING);
       }
       // memory.copy of the same traffic, best placement
       let best = Infinity;
-      for (let p = 0; p < COPY_PLACEMENTS; p++) best = Math.min(best, (await measure(copy.prepare(Math.round(bytes / 2), p), false)).median_us);
+      for (let p = 0; p < COPY_PLACEMENTS; p++) best = Math.min(best, (await measure(copy.prepare(Math.round(bytes / 2), p), false, TIMING)).median_us);
       row.copy_us = best;
       rows.push(row);
       const f = (x) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
@@ -118,9 +100,7 @@ for (const dtype of DTYPES) {
   }
 }
 
-const cpu = (() => {
-  try { return fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.*)$/m)[1].trim(); } catch { return os.cpus()[0]?.model ?? 'unknown'; }
-})();
+const cpu = cpuModel();
 const meta = { date: new Date().toISOString(), cpu, cores: os.cpus().length, node: process.version, lib: path.relative(process.cwd(), LIB), n: N, ort: ort?.version ?? null };
 const fmt = (x) => (x === undefined ? 'n/a' : x < 10 ? x.toFixed(2) : x.toFixed(1));
 const L = [
