@@ -329,7 +329,11 @@ TEST_CASE_TEMPLATE("Max with a value or a row per output row: gathered group by 
   using T = typename Tr::T;
   const int64_t es = int64_t(sizeof(T));
   std::mt19937_64 rng(23);
-  for (int64_t c : {int64_t(1), int64_t(2), int64_t(3), int64_t(5), 16 / es, 16 / es + 1, 256 / es, 256 / es + 1}) {
+  // Row lengths: 1 element, short ones, and each side of 16, 32 and 64 bytes
+  // (rows up to 64 bytes are stored several rows an iteration, ops.cpp
+  // store_rows) and of the 256-byte limit.
+  for (int64_t c : {int64_t(1), int64_t(2), int64_t(3), int64_t(5), 16 / es, 16 / es + 1, 32 / es, 32 / es + 1,
+                    64 / es, 64 / es + 1, 256 / es, 256 / es + 1}) {
     const int64_t group = std::max<int64_t>(1, 4096 / (c * es));
     for (int64_t b : {int64_t(1), int64_t(3), group + 5}) {
       for (int64_t a : {int64_t(1), int64_t(3)}) {
