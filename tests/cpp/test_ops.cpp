@@ -322,18 +322,19 @@ TEST_CASE_TEMPLATE("Max with a value or a row per output row: gathered group by 
   // Inputs that are neither laid out as the output nor one row reused by all
   // ([R, 1] against [R, C]; [A, 1, C] or [1, B, 1] against [A, B, C]) have
   // their part of each group of rows gathered into a tile (ops.cpp,
-  // max_exec_grouped): rows from one element to just past the 256-byte limit,
+  // max_exec_grouped): rows from one element to just past the 512-byte limit,
   // B across groups and not dividing them (the odometer carries into A inside
   // a group), two to nine inputs, each gathered kind first or not, and the
   // result over the full input.
   using T = typename Tr::T;
   const int64_t es = int64_t(sizeof(T));
   std::mt19937_64 rng(23);
-  // Row lengths: 1 element, short ones, and each side of 16, 32 and 64 bytes
-  // (rows up to 64 bytes are stored several rows an iteration, ops.cpp
-  // store_rows) and of the 256-byte limit.
+  // Row lengths: 1 element, short ones, each side of 16, 32 and 64 bytes (rows
+  // up to 16 bytes take one store, four rows an iteration; longer ones are
+  // widened from their first 16 bytes: ops.cpp, store_heads and widen_rows),
+  // and each side of the 512-byte limit.
   for (int64_t c : {int64_t(1), int64_t(2), int64_t(3), int64_t(5), 16 / es, 16 / es + 1, 32 / es, 32 / es + 1,
-                    64 / es, 64 / es + 1, 256 / es, 256 / es + 1}) {
+                    64 / es, 64 / es + 1, 512 / es, 512 / es + 1}) {
     const int64_t group = std::max<int64_t>(1, 4096 / (c * es));
     for (int64_t b : {int64_t(1), int64_t(3), group + 5}) {
       for (int64_t a : {int64_t(1), int64_t(3)}) {
