@@ -45,6 +45,8 @@ export class OnnxOpsError extends Error {
   }
 }
 
+Object.defineProperty(OnnxOpsError, 'name', { value: 'OnnxOpsError' }); // minified builds rename classes
+
 /** Formats a shape the way messages show it: [2,3], [] for a scalar. */
 export function showShape(shape: readonly number[]): string {
   return `[${shape.join(',')}]`;

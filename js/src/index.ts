@@ -7,12 +7,12 @@
  */
 import createOnnxOpsModule from './wasm/onnx-ops-wasm.js';
 import { Ops } from './ops.js';
-import { OnnxOpsError } from './errors.js';
+import { OnnxOpsError, describe } from './errors.js';
 import { SCRATCH_BYTES } from './plain.js';
 
 export interface CreateOpsOptions {
   /** The module's wasm bytes, if you load them yourself (they are built into the package otherwise). */
-  wasmBinary?: ArrayBuffer | Uint8Array;
+  wasmBinary?: ArrayBuffer | ArrayBufferView;
   /**
    * Wasm memory the plain path (typed arrays in and out) may use for one call,
    * in bytes (default 2 MiB, at least 4 KiB). Larger plain calls stream
@@ -27,12 +27,37 @@ export interface CreateOpsOptions {
  * used with another.
  */
 export async function createOps(options: CreateOpsOptions = {}): Promise<Ops> {
+  const op = 'createOps';
+  if (options === null || typeof options !== 'object') {
+    throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined,
+      `options must be an object, got ${describe(options)}`);
+  }
   const scratch = options.scratchBytes ?? SCRATCH_BYTES;
   if (typeof scratch !== 'number' || !Number.isSafeInteger(scratch) || scratch < 4096 || scratch > 2 ** 30) {
-    throw new OnnxOpsError('INVALID_ARGUMENT', 'createOps', undefined,
-      `scratchBytes must be an integer from 4096 to 2^30, got ${String(scratch)}`);
+    throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined,
+      `scratchBytes must be an integer from 4096 to 2^30, got ${describe(scratch)}`);
   }
-  const module = await createOnnxOpsModule(options.wasmBinary ? { wasmBinary: options.wasmBinary } : {});
+  const wasmBinary = options.wasmBinary;
+  if (wasmBinary !== undefined && !ArrayBuffer.isView(wasmBinary) &&
+    Object.prototype.toString.call(wasmBinary) !== '[object ArrayBuffer]') {
+    throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined,
+      `wasmBinary must be an ArrayBuffer or a typed array, got ${describe(wasmBinary)}`);
+  }
+  // Load errors come back as the rejection; Emscripten's own messages about
+  // them (printErr) would only repeat it on the console.
+  const quiet = { printErr: () => {} };
+  let module;
+  try {
+    module = await createOnnxOpsModule(wasmBinary === undefined ? quiet : { ...quiet, wasmBinary });
+  } catch (e) {
+    if (wasmBinary === undefined) throw e; // the runtime lacks something (the message says what)
+    throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined,
+      `wasmBinary did not load: ${(e as Error)?.message ?? String(e)}`);
+  }
+  if (typeof module._onnx_ops_max !== 'function' || typeof module._onnx_ops_simd !== 'function') {
+    throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined,
+      'wasmBinary is not this package\'s wasm (onnx-ops-wasm/wasm)');
+  }
   return new Ops(module, scratch);
 }
 

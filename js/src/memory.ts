@@ -240,9 +240,9 @@ const CELL: unique symbol = Symbol('onnx-ops-wasm address');
  * write outside its memory.
  */
 export class WasmTensor {
-  /** @internal */ readonly heap: Heap;
+  /** @internal */ declare readonly heap: Heap;
   /** @internal Its address in wasm memory, -1 once disposed (the only field that changes). */
-  readonly [CELL]: { address: number };
+  declare readonly [CELL]: { address: number };
   readonly dtype: DType;
   readonly shape: readonly number[];
   /**
@@ -251,20 +251,22 @@ export class WasmTensor {
    * per zero-copy Max call). Under a module-private symbol, so nothing outside
    * the library reaches it by name.
    */
-  readonly [DIMS]: readonly number[];
+  declare readonly [DIMS]: readonly number[];
   /** Number of elements. */
   readonly size: number;
   readonly byteLength: number;
 
   /** @internal — use ops.tensor(). */
   constructor(heap: Heap, dtype: DType, shape: readonly number[], size: number, address: number) {
-    this.heap = heap;
+    // The internals are not enumerable: console.log(tensor) shows dtype,
+    // shape, size and byteLength, not the whole module behind the heap.
+    Object.defineProperty(this, 'heap', { value: heap });
     this.dtype = dtype;
-    this[DIMS] = [...shape];
+    Object.defineProperty(this, DIMS, { value: [...shape] });
     this.shape = Object.freeze([...shape]);
     this.size = size;
     this.byteLength = size * DTYPE_INFO[dtype].bytes;
-    this[CELL] = { address };
+    Object.defineProperty(this, CELL, { value: { address } });
     Object.freeze(this);
   }
 
@@ -304,4 +306,20 @@ export class WasmTensor {
   assertLive(op: string, input?: InputRef): void {
     if (this.address < 0) throw new OnnxOpsError('DISPOSED', op, input, 'the tensor was disposed');
   }
+}
+
+/**
+ * The mark of a WasmTensor of any copy of this library: its ES module and
+ * CommonJS builds, loaded side by side, are separate classes (instanceof
+ * cannot see across them), and the ops of one must refuse the other's
+ * tensors as FOREIGN_TENSOR, not read them as plain data.
+ */
+export const TENSOR_MARK = Symbol.for('onnx-ops-wasm.WasmTensor');
+Object.defineProperty(WasmTensor.prototype, TENSOR_MARK, { value: true });
+// Minified builds rename classes: keep the names users see (console.log, .name).
+Object.defineProperty(WasmTensor, 'name', { value: 'WasmTensor' });
+
+/** Whether x is a WasmTensor of another copy of this library (see TENSOR_MARK). */
+export function isForeignTensor(x: object): boolean {
+  return !(x instanceof WasmTensor) && (x as Record<symbol, unknown>)[TENSOR_MARK] === true;
 }

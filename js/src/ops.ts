@@ -4,12 +4,12 @@
  */
 import { type DType, type DTypeInfo, type TypedArray, copyInto, dtypeInfo } from './dtypes.js';
 import { OnnxOpsError, describe, showShape } from './errors.js';
-import { DIMS, Heap, WasmTensor } from './memory.js';
+import { DIMS, Heap, WasmTensor, isForeignTensor } from './memory.js';
 import { type OpName, dtypesOfVersion, firstVersionWith, opVersion, supportedDtypes } from './opsets.js';
 import { type Kernel, type Part, SCRATCH_BYTES, checkStatus, flat, runPlain } from './plain.js';
 import {
   type Checked, type PlainTensorLike, type Tensor, type TensorLike, broadcastChecked, checkFits, checkInput, checkOwnTensor,
-  checkPlainOut, checkShape, elementCount, sameShape,
+  FOREIGN_BUILD, checkPlainOut, checkShape, checkUnchanged, elementCount, sameShape,
 } from './validate.js';
 import type { OnnxOpsModule } from './wasm/onnx-ops-wasm.js';
 
@@ -26,6 +26,18 @@ export interface OpOptions {
 /** A plain result: `{ dtype, shape, data }` with a fresh, caller-owned typed array. */
 export type Result = Tensor & { shape: number[] };
 
+/**
+ * How many plain inputs one Max call takes; more are folded in groups of it.
+ * Each input needs at least 16 bytes of the scratch block, and, beyond it,
+ * wasm memory for its part of the call descriptor and the broadcast plan
+ * (under 48 bytes per dim, up to the output's rank, and two more): a group
+ * keeps that under the scratch block's size too, so a plain call grows wasm
+ * memory by at most twice the block.
+ */
+function foldGroup(scratchLimit: number, rank: number): number {
+  return Math.max(2, Math.floor(Math.min(scratchLimit / 64, scratchLimit / (48 * (rank + 2)))));
+}
+
 /** Whether every input is plain data (no wasm tensor among them). */
 function allPlain(checked: readonly Checked[]): boolean {
   for (let i = 0; i < checked.length; i++) if (checked[i].wasm) return false;
@@ -33,13 +45,13 @@ function allPlain(checked: readonly Checked[]): boolean {
 }
 
 export class Ops {
-  /** @internal */ readonly heap: Heap;
+  /** @internal */ declare readonly heap: Heap;
   /** True when the loaded module runs wasm SIMD128 kernels. */
   readonly simd: boolean;
 
   /** @internal — use createOps(). */
   constructor(module: OnnxOpsModule, scratchBytes = SCRATCH_BYTES) {
-    this.heap = new Heap(module, scratchBytes);
+    Object.defineProperty(this, 'heap', { value: new Heap(module, scratchBytes) }); // not shown by console.log
     this.simd = module._onnx_ops_simd() === 1;
   }
 
@@ -59,6 +71,7 @@ export class Ops {
     if (inputs.length === 0) throw new OnnxOpsError('ARITY', op, undefined, 'needs at least one input');
     const checked: Checked[] = [];
     for (let i = 0; i < inputs.length; i++) checked.push(checkInput(inputs[i], op, i, this.heap)); // holes too
+    checkUnchanged(op, checked, out);
     const info = this.checkDtypes(op, version, checked);
     let shape: readonly number[];
     if (version < 8) {
@@ -75,16 +88,19 @@ export class Ops {
     }
     const size = shape === checked[0].shape ? checked[0].size : elementCount(shape);
     checkFits(info, shape, size, op);
-    const group = Math.max(2, Math.floor(this.heap.scratchLimit / 64));
+    const group = foldGroup(this.heap.scratchLimit, shape.length);
     if (checked.length > group && !(out instanceof WasmTensor) && allPlain(checked)) {
-      // More plain inputs than one scratch block holds an element of: fold
-      // them group by group (left to right, so the first NaN still wins).
-      let acc = this.max(inputs.slice(0, group) as PlainTensorLike[], { opset: options.opset });
-      for (let i = group; i < inputs.length; i += group - 1) {
-        acc = this.max([acc, ...(inputs.slice(i, i + group - 1) as PlainTensorLike[])], { opset: options.opset });
+      // More plain inputs than one call should take (see foldGroup): fold
+      // them group by group (left to right, so the first NaN still wins), as
+      // the already checked arrays (no caller code runs again), after `out`'s checks.
+      const target = out === undefined ? undefined : checkPlainOut(op, info, shape, size, out, checked, this.heap).data;
+      const part = (c: Checked): Tensor => ({ dtype: info.name, shape: c.shape, data: c.data! });
+      const opset = { opset: version };
+      let acc = this.max(checked.slice(0, group).map(part), opset);
+      for (let i = group; i < checked.length; i += group - 1) {
+        acc = this.max([acc, ...checked.slice(i, i + group - 1).map(part)], opset);
       }
-      if (out === undefined) return acc;
-      const target = checkPlainOut(op, info, shape, size, out, checked, this.heap).data;
+      if (target === undefined) return acc;
       copyInto(target, acc.data);
       return { dtype: info.name, shape: [...shape], data: out as TypedArray };
     }
@@ -109,6 +125,7 @@ export class Ops {
     }
     const { version, out } = this.options(op, options);
     const c = checkInput(input, op, 0, this.heap);
+    checkUnchanged(op, [c], out);
     const info = this.checkDtypes(op, version, [c]);
     return this.run(op, info, c.shape, c.size, [c], out, this.reluKernel);
   }
@@ -203,6 +220,9 @@ export class Ops {
     if (out !== undefined) {
       if (!(out instanceof WasmTensor)) {
         if (ArrayBuffer.isView(out) && !(out instanceof DataView)) return { version, out };
+        if (typeof out === 'object' && out !== null && isForeignTensor(out)) {
+          throw new OnnxOpsError('FOREIGN_TENSOR', op, 'out', FOREIGN_BUILD);
+        }
         throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out',
           `out must be a tensor from ops.tensor() or a typed array, got ${describe(out)}`);
       }
@@ -285,3 +305,4 @@ export class Ops {
     // input by being that input, which then has the output's shape: in place.
   }
 }
+Object.defineProperty(Ops, 'name', { value: 'Ops' }); // minified builds rename classes

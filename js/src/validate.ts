@@ -8,7 +8,7 @@ import {
   standardView, typedArrayKind,
 } from './dtypes.js';
 import { type InputRef, OnnxOpsError, describe, showShape } from './errors.js';
-import { DIMS, type Heap, MAX_WASM_BYTES, WasmTensor } from './memory.js';
+import { DIMS, type Heap, MAX_WASM_BYTES, WasmTensor, isForeignTensor } from './memory.js';
 
 /** Largest rank accepted (numpy's limit is 64 too). */
 export const MAX_RANK = 64;
@@ -123,6 +123,9 @@ export function storageOf(data: unknown, info: DTypeInfo, op: string, input: Inp
   }
 }
 
+/** The message of a WasmTensor of another copy of the library (see isForeignTensor). */
+export const FOREIGN_BUILD = 'the tensor is from another copy of onnx-ops-wasm (its CommonJS and ES module builds are separate)';
+
 /** Checks that a wasm tensor belongs to `owner` and is not disposed. */
 export function checkOwnTensor(x: WasmTensor, op: string, input: InputRef, owner: Heap | undefined): void {
   if (x.heap !== owner) {
@@ -154,6 +157,9 @@ export function checkInput(x: unknown, op: string, input: InputRef, owner: Heap 
     throw new OnnxOpsError('INVALID_ARGUMENT', op, input,
       `expected a tensor ({ dtype, shape, data }, { type, dims, data }, a typed array or a wasm tensor), got ${describe(x)}`);
   }
+  if (isForeignTensor(x)) {
+    throw new OnnxOpsError('FOREIGN_TENSOR', op, input, FOREIGN_BUILD);
+  }
   const t = x as Record<string, unknown>;
   const own = 'dtype' in t;
   const ort = !own && 'type' in t && 'dims' in t;
@@ -171,6 +177,37 @@ export function checkInput(x: unknown, op: string, input: InputRef, owner: Heap 
   }
   checkFits(info, shape, size, op, input);
   return { info, shape, size, data };
+}
+
+/**
+ * After all of a call's arguments were read: checks that nothing read later
+ * (a getter of a later input, of `shape` or `data`, may run any code) detached
+ * or resized an earlier input's buffer, or disposed an earlier wasm tensor or
+ * the `out` tensor. Those would make the call copy the wrong number of
+ * elements or use freed memory.
+ */
+export function checkUnchanged(op: string, inputs: readonly Checked[], out?: unknown): void {
+  for (let i = 0; i < inputs.length; i++) {
+    const c = inputs[i];
+    if (c.wasm) c.wasm.assertLive(op, i);
+    else if (!intact(c.data!, c.size)) {
+      throw new OnnxOpsError('INVALID_ARGUMENT', op, i,
+        'the data was detached or resized during the call');
+    }
+  }
+  if (out instanceof WasmTensor) out.assertLive(op, 'out');
+}
+
+/** Whether a typed array still has `size` elements over a buffer that is not detached. */
+function intact(data: TypedArray, size: number): boolean {
+  if (lengthOf(data) !== size) return false; // a detached or out-of-bounds view reads 0
+  if (size > 0) return true;
+  try {
+    new Uint8Array(bufferOf(data), 0, 0); // throws when detached
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -1178,6 +1178,47 @@ describe('memory', () => {
   });
 });
 
+describe('createOps arguments', () => {
+  test('bad options and wasm bytes reject with an OnnxOpsError, quietly', async () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
+    const error = jest.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const empty = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]); // a valid wasm module with nothing in it
+      for (const options of [null, 5, { wasmBinary: new Uint8Array([1, 2, 3, 4]) }, { wasmBinary: empty },
+        { wasmBinary: 'abc' }, { wasmBinary: 42 }, { wasmBinary: [0, 97, 115, 109] }]) {
+        const e = await createOps(options as Any).then(() => undefined, (x: unknown) => x);
+        expect(e).toBeInstanceOf(OnnxOpsError);
+        expect(e).toMatchObject({ code: 'INVALID_ARGUMENT', op: 'createOps' });
+      }
+      expect(warn).not.toHaveBeenCalled();
+      expect(error).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+    }
+  });
+});
+
+describe('another copy of the library (its other build, loaded beside this one)', () => {
+  test('its tensors are FOREIGN_TENSOR as inputs and as out, not read as plain data', async () => {
+    let copy: Any;
+    jest.isolateModules(() => {
+      copy = require('../../js/src/index'); // eslint-disable-line @typescript-eslint/no-require-imports
+    });
+    expect(copy.WasmTensor).not.toBe(WasmTensor);
+    const theirs = await copy.createOps();
+    const t = theirs.tensor('float32', [2], new Float32Array([-1, 3]));
+    try {
+      expect(expectOnnxError(() => ops.relu(t), 'FOREIGN_TENSOR').input).toBe(0);
+      expect(expectOnnxError(() => ops.max([new Float32Array(2), t]), 'FOREIGN_TENSOR').input).toBe(1);
+      expect(expectOnnxError(() => ops.relu(new Float32Array(2), { out: t }), 'FOREIGN_TENSOR').input).toBe('out');
+      expect(Array.from(t.data as Float32Array)).toEqual([-1, 3]);
+    } finally {
+      t.dispose();
+    }
+  });
+});
+
 describe('instances and async use', () => {
   test('several instances in one process are independent', async () => {
     const a = await createWarmOps();
@@ -1234,6 +1275,71 @@ describe('instances and async use', () => {
 });
 
 // ---- known bugs (see the report): these pass while the bug is present ----------
+
+describe('arguments changed by a later argument\'s getter, after their checks', () => {
+  // Inputs are read one by one; a getter of a later one (dtype, shape, data)
+  // may detach, resize or dispose an earlier one that already passed its
+  // checks. Before checkUnchanged (validate.ts) this gave a TypeError, a wasm
+  // trap (a disposed tensor's address, -1), or a result made of whatever the
+  // scratch block held (a shrunk resizable buffer).
+  const later = (act: () => void) => ({
+    get dtype() { act(); return 'float32'; },
+    shape: [4],
+    data: new Float32Array([0, 0, 0, 0]),
+  });
+  const detach = (a: ArrayBufferView) => structuredClone(a.buffer, { transfer: [a.buffer as ArrayBuffer] });
+
+  test('an earlier plain input detached: INVALID_ARGUMENT, plain and wasm paths', () => {
+    const base = ops.memoryStats();
+    ops.relu(new Float32Array([5, 222, 333, 444])); // leaves values in the scratch block
+    const a = new Float32Array([1, 2, 3, 4]);
+    expect(expectOnnxError(() => ops.max([a, later(() => detach(a))]), 'INVALID_ARGUMENT').input).toBe(0);
+    const b = new Float32Array([1, 2, 3, 4]);
+    const t = ops.tensor('float32', [4]);
+    try {
+      expect(expectOnnxError(() => ops.max([b, later(() => detach(b)), t]), 'INVALID_ARGUMENT').input).toBe(0);
+    } finally {
+      t.dispose();
+    }
+    expectStatsBack(ops, base);
+    expectUsable(ops);
+  });
+
+  test('an earlier input over a resizable buffer shrunk or grown: INVALID_ARGUMENT, out untouched', () => {
+    for (const to of [4, 0, 32]) {
+      const rab = new (ArrayBuffer as Any)(16, { maxByteLength: 64 });
+      const a = new Float32Array(rab); // length-tracking
+      a.set([5, 6, 7, 8]);
+      const out = new Float32Array([-1, -1, -1, -1]);
+      expectOnnxError(() => ops.max([a, later(() => rab.resize(to))], { out }), 'INVALID_ARGUMENT');
+      expect(Array.from(out)).toEqual([-1, -1, -1, -1]);
+      const rab2 = new (ArrayBuffer as Any)(16, { maxByteLength: 64 });
+      const fixed = new Float32Array(rab2, 0, 4); // a fixed-length view goes out of bounds when shrunk
+      if (to < 16) expectOnnxError(() => ops.max([fixed, later(() => rab2.resize(to))]), 'INVALID_ARGUMENT');
+    }
+    expectUsable(ops);
+  });
+
+  test('an earlier wasm input or the out tensor disposed: DISPOSED, no trap, nothing freed twice', () => {
+    const base = ops.memoryStats();
+    const t = ops.tensor('float32', [4], new Float32Array([1, 2, 3, 4]));
+    const e = expectOnnxError(() => ops.max([t, later(() => t.dispose())]), 'DISPOSED');
+    expect(e.input).toBe(0);
+    const out = ops.tensor('float32', [4]);
+    const x = ops.tensor('float32', [4], new Float32Array([-1, 2, -3, 4]));
+    const keep = ops.tensor('float32', [4], new Float32Array([9, 9, 9, 9])); // may take out's freed memory
+    try {
+      expect(expectOnnxError(() => ops.max([x, later(() => out.dispose())], { out }), 'DISPOSED').input).toBe('out');
+      expect(expectOnnxError(() => ops.relu(later(() => out.dispose()), { out }), 'DISPOSED').input).toBe('out');
+      expect(Array.from(keep.data as Float32Array)).toEqual([9, 9, 9, 9]);
+    } finally {
+      x.dispose();
+      keep.dispose();
+    }
+    expectStatsBack(ops, base);
+    expectUsable(ops);
+  });
+});
 
 describe('regressions: bugs these tests found', () => {
   const detached = <T extends ArrayBufferView>(make: (b: ArrayBuffer) => T): T => {

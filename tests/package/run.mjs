@@ -328,7 +328,25 @@ const wasmBinary = readFileSync(new URL(import.meta.resolve('onnx-ops-wasm/wasm'
 const ops = await lib.createOps({ wasmBinary });
 const viaBinary = Array.from(ops.relu(new Float32Array([-1, 3])).data);
 const version = JSON.parse(readFileSync(new URL(import.meta.resolve('onnx-ops-wasm/package.json')), 'utf8')).version;
-console.log(JSON.stringify({ result, sameGlobals: globalsBefore === globalsAfter, viaBinary, version }));
+// Bytes that are no wasm, or not this package's: an OnnxOpsError, nothing on the console (stderr is checked).
+const badBinary = [];
+for (const bytes of [new Uint8Array([1, 2, 3, 4]), new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]), 'abc']) {
+  await lib.createOps({ wasmBinary: bytes }).then(() => badBinary.push('resolved'),
+    (e) => badBinary.push(e instanceof lib.OnnxOpsError ? e.code : String(e)));
+}
+// The CommonJS build beside this ES module build: separate classes, so the
+// other's tensors are FOREIGN_TENSOR (not read as plain data).
+const cjs = (await import('node:module')).createRequire(import.meta.url)('onnx-ops-wasm');
+const cjsOps = await cjs.createOps();
+const esmTensor = ops.tensor('float32', [2], new Float32Array([-1, 3]));
+const foreign = [() => cjsOps.relu(esmTensor), () => cjsOps.max([new Float32Array(2), esmTensor]),
+  () => cjsOps.relu(new Float32Array(2), { out: esmTensor })].map((f) => {
+  try { f(); return 'no error'; } catch (e) { return e.code; }
+});
+// Class names survive minification; console.log shows a tensor's fields, not the module.
+const names = [lib.OnnxOpsError.name, lib.WasmTensor.name, lib.Ops.name, cjs.WasmTensor.name];
+const shown = (await import('node:util')).inspect(esmTensor);
+console.log(JSON.stringify({ result, sameGlobals: globalsBefore === globalsAfter, viaBinary, version, badBinary, foreign, names, shown }));
 `,
     });
     cpSync(join(ROOT, 'examples', 'node-cjs.cjs'), join(dir, 'node-cjs.cjs'));
@@ -343,13 +361,18 @@ console.log(JSON.stringify({ result, sameGlobals: globalsBefore === globalsAfter
     assert.equal(out.esModule, true);
   });
 
-  test('import (ES module) runs Max with broadcasting and Relu, adds no globals; onnx-ops-wasm/wasm loads', async () => {
-    const { stdout } = await sh(process.execPath, ['import.mjs'], dir);
+  test('import (ES module) runs Max with broadcasting and Relu, adds no globals; onnx-ops-wasm/wasm loads, bad bytes reject quietly; the CommonJS build refuses its tensors', async () => {
+    const { stdout, stderr } = await sh(process.execPath, ['import.mjs'], dir);
     const out = JSON.parse(stdout);
     assert.deepEqual(out.result, EXPECTED);
     assert.equal(out.sameGlobals, true, 'importing the package changed globalThis');
     assert.deepEqual(out.viaBinary, [0, 3]);
     assert.equal(out.version, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    assert.deepEqual(out.badBinary, ['INVALID_ARGUMENT', 'INVALID_ARGUMENT', 'INVALID_ARGUMENT']);
+    assert.equal(stderr, '', 'loading bad wasm bytes printed to the console');
+    assert.deepEqual(out.foreign, ['FOREIGN_TENSOR', 'FOREIGN_TENSOR', 'FOREIGN_TENSOR']);
+    assert.deepEqual(out.names, ['OnnxOpsError', 'WasmTensor', 'Ops', 'WasmTensor']);
+    assert.equal(out.shown, "WasmTensor { dtype: 'float32', shape: [ 2 ], size: 2, byteLength: 8 }");
   });
 
   test('examples/node-cjs.cjs and examples/node-esm.mjs run against the installed package', async () => {

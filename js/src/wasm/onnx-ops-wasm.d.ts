@@ -25,5 +25,8 @@ export interface OnnxOpsModule {
   readonly HEAPF64: Float64Array;
 }
 
-declare function createOnnxOpsModule(options?: { wasmBinary?: ArrayBuffer | Uint8Array }): Promise<OnnxOpsModule>;
+declare function createOnnxOpsModule(options?: {
+  wasmBinary?: ArrayBuffer | ArrayBufferView;
+  printErr?: (text: string) => void;
+}): Promise<OnnxOpsModule>;
 export default createOnnxOpsModule;
