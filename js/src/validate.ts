@@ -180,7 +180,17 @@ export function checkInput(x: unknown, op: string, input: InputRef, owner: Heap 
 }
 
 /**
- * After all of a call's arguments were read: checks that nothing read later
+ * Whether reading an input may have run the caller's code: a `{ dtype, shape,
+ * data }` or `{ type, dims, data }` object's getters may; a wasm tensor or a
+ * typed array is read without (internal slots, frozen fields).
+ */
+export function mayRunCode(x: unknown): boolean {
+  return !(x instanceof WasmTensor) && !ArrayBuffer.isView(x);
+}
+
+/**
+ * After all of a call's arguments were read (needed only when one of them
+ * may have run code, see mayRunCode): checks that nothing read later
  * (a getter of a later input, of `shape` or `data`, may run any code) detached
  * or resized an earlier input's buffer, or disposed an earlier wasm tensor or
  * the `out` tensor. Those would make the call copy the wrong number of
