@@ -240,7 +240,7 @@ const CELL: unique symbol = Symbol('onnx-ops-wasm address');
  * class body: setting properties on the class or its prototype afterwards
  * made every call's `instanceof WasmTensor` slower, zero-copy Max by 50 ns.)
  */
-const TENSOR_MARK: unique symbol = Symbol.for('onnx-ops-wasm.WasmTensor');
+export const TENSOR_MARK: unique symbol = Symbol.for('onnx-ops-wasm.WasmTensor');
 
 /**
  * A tensor whose data lives in wasm memory. Ops given such tensors read and

@@ -9,7 +9,7 @@ import { type OpName, dtypesOfVersion, firstVersionWith, opVersion, supportedDty
 import { type Kernel, type Part, SCRATCH_BYTES, checkStatus, flat, runPlain } from './plain.js';
 import {
   type Checked, type PlainTensorLike, type Tensor, type TensorLike, broadcastChecked, checkFits, checkInput, checkOwnTensor,
-  FOREIGN_BUILD, checkPlainOut, checkShape, checkUnchanged, elementCount, mayRunCode, sameShape,
+  FOREIGN_BUILD, checkPlainOut, checkShape, checkUnchanged, elementCount, sameShape,
 } from './validate.js';
 import type { OnnxOpsModule } from './wasm/onnx-ops-wasm.js';
 
@@ -70,12 +70,8 @@ export class Ops {
     const { version, out } = this.options(op, options);
     if (inputs.length === 0) throw new OnnxOpsError('ARITY', op, undefined, 'needs at least one input');
     const checked: Checked[] = [];
-    let code = false;
-    for (let i = 0; i < inputs.length; i++) {
-      checked.push(checkInput(inputs[i], op, i, this.heap)); // holes too
-      code ||= mayRunCode(inputs[i]);
-    }
-    if (code) checkUnchanged(op, checked, out);
+    for (let i = 0; i < inputs.length; i++) checked.push(checkInput(inputs[i], op, i, this.heap)); // holes too
+    checkUnchanged(op, inputs, checked, out);
     const info = this.checkDtypes(op, version, checked);
     let shape: readonly number[];
     if (version < 8) {
@@ -129,7 +125,7 @@ export class Ops {
     }
     const { version, out } = this.options(op, options);
     const c = checkInput(input, op, 0, this.heap);
-    if (mayRunCode(input)) checkUnchanged(op, [c], out);
+    if (out instanceof WasmTensor && out.address < 0) out.assertLive(op, 'out'); // disposed by a getter of input (see max)
     const info = this.checkDtypes(op, version, [c]);
     return this.run(op, info, c.shape, c.size, [c], out, this.reluKernel);
   }

@@ -8,7 +8,7 @@ import {
   standardView, typedArrayKind,
 } from './dtypes.js';
 import { type InputRef, OnnxOpsError, describe, showShape } from './errors.js';
-import { DIMS, type Heap, MAX_WASM_BYTES, WasmTensor, isForeignTensor } from './memory.js';
+import { DIMS, type Heap, MAX_WASM_BYTES, TENSOR_MARK, WasmTensor } from './memory.js';
 
 /** Largest rank accepted (numpy's limit is 64 too). */
 export const MAX_RANK = 64;
@@ -37,13 +37,17 @@ export type PlainTensorLike =
 /** What every op accepts as an input. */
 export type TensorLike = PlainTensorLike | WasmTensor;
 
-/** An input after validation: either plain data, or a live wasm tensor. */
+/**
+ * An input after validation: either plain data, or a live wasm tensor. Every
+ * Checked has all five fields (one of data and wasm undefined): one object
+ * shape, so the call path's reads of them never miss.
+ */
 export interface Checked {
   info: DTypeInfo; // the dtype
   shape: readonly number[];
   size: number;
-  data?: TypedArray; // plain inputs: the dtype's storage array (see storageOf: read it only through dtypes.ts)
-  wasm?: WasmTensor;
+  data: TypedArray | undefined; // plain inputs: the dtype's storage array (see storageOf: read it only through dtypes.ts)
+  wasm: WasmTensor | undefined;
 }
 
 /** Checks a shape and returns a copy of it with its element count. */
@@ -123,7 +127,7 @@ export function storageOf(data: unknown, info: DTypeInfo, op: string, input: Inp
   }
 }
 
-/** The message of a WasmTensor of another copy of the library (see isForeignTensor). */
+/** The message of a WasmTensor of another copy of the library (see TENSOR_MARK). */
 export const FOREIGN_BUILD = 'the tensor is from another copy of onnx-ops-wasm (its CommonJS and ES module builds are separate)';
 
 /** Checks that a wasm tensor belongs to `owner` and is not disposed. */
@@ -141,7 +145,7 @@ export function checkOwnTensor(x: WasmTensor, op: string, input: InputRef, owner
 export function checkInput(x: unknown, op: string, input: InputRef, owner: Heap | undefined): Checked {
   if (x instanceof WasmTensor) {
     checkOwnTensor(x, op, input, owner);
-    return { info: DTYPE_INFO[x.dtype], shape: x[DIMS], size: x.size, wasm: x };
+    return { info: DTYPE_INFO[x.dtype], shape: x[DIMS], size: x.size, data: undefined, wasm: x };
   }
   if (ArrayBuffer.isView(x)) { // typed arrays of any realm, and DataViews
     const info = dtypeOfArray(x as ArrayBufferView);
@@ -151,13 +155,13 @@ export function checkInput(x: unknown, op: string, input: InputRef, owner: Heap 
     const data = storageOf(x, info, op, input, owner);
     const length = lengthOf(data);
     checkFits(info, [length], length, op, input);
-    return { info, shape: [length], size: length, data };
+    return { info, shape: [length], size: length, data, wasm: undefined };
   }
   if (x === null || typeof x !== 'object') {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, input,
       `expected a tensor ({ dtype, shape, data }, { type, dims, data }, a typed array or a wasm tensor), got ${describe(x)}`);
   }
-  if (isForeignTensor(x)) {
+  if ((x as Record<symbol, unknown>)[TENSOR_MARK] === true) { // not ours (see above): another copy's
     throw new OnnxOpsError('FOREIGN_TENSOR', op, input, FOREIGN_BUILD);
   }
   const t = x as Record<string, unknown>;
@@ -176,36 +180,37 @@ export function checkInput(x: unknown, op: string, input: InputRef, owner: Heap 
       `data has ${length} elements but shape ${showShape(shape)} needs ${size}`);
   }
   checkFits(info, shape, size, op, input);
-  return { info, shape, size, data };
+  return { info, shape, size, data, wasm: undefined };
 }
 
 /**
- * Whether reading an input may have run the caller's code: a `{ dtype, shape,
- * data }` or `{ type, dims, data }` object's getters may; a wasm tensor or a
- * typed array is read without (internal slots, frozen fields).
+ * Checks, once all of a call's arguments were read, that the caller's code
+ * run while reading them (getters of a `{ dtype, shape, data }` or `{ type,
+ * dims, data }` input, of its shape, ...) changed nothing read before it: a
+ * detached or resized buffer would make the call copy the wrong number of
+ * elements, a disposed wasm tensor use freed memory. Only the inputs before
+ * the last one whose reading may have run code need it (wasm tensors and bare
+ * typed arrays are read without running any: frozen fields, internal slots);
+ * `out` was read before all of them. `args`: the inputs as given.
  */
-export function mayRunCode(x: unknown): boolean {
-  return !(x instanceof WasmTensor) && !ArrayBuffer.isView(x);
-}
-
-/**
- * After all of a call's arguments were read (needed only when one of them
- * may have run code, see mayRunCode): checks that nothing read later
- * (a getter of a later input, of `shape` or `data`, may run any code) detached
- * or resized an earlier input's buffer, or disposed an earlier wasm tensor or
- * the `out` tensor. Those would make the call copy the wrong number of
- * elements or use freed memory.
- */
-export function checkUnchanged(op: string, inputs: readonly Checked[], out?: unknown): void {
-  for (let i = 0; i < inputs.length; i++) {
+export function checkUnchanged(op: string, args: readonly unknown[], inputs: readonly Checked[], out?: unknown): void {
+  let last = inputs.length - 1;
+  // Not a wasm tensor, nor a bare typed array taken as it is: an object, whose reading may have run code.
+  while (last >= 0 && (inputs[last].wasm !== undefined || inputs[last].data === args[last])) last--;
+  for (let i = 0; i < last; i++) {
     const c = inputs[i];
-    if (c.wasm) c.wasm.assertLive(op, i);
-    else if (!intact(c.data!, c.size)) {
-      throw new OnnxOpsError('INVALID_ARGUMENT', op, i,
-        'the data was detached or resized during the call');
-    }
+    const w = c.wasm;
+    if (w !== undefined ? w.address < 0 : c.size === 0 || lengthOf(c.data!) !== c.size) recheck(op, c, i);
   }
-  if (out instanceof WasmTensor) out.assertLive(op, 'out');
+  if (last >= 0 && out instanceof WasmTensor && out.address < 0) out.assertLive(op, 'out');
+}
+
+/** The full check of one input that may have changed (see checkUnchanged): throws if it did. */
+function recheck(op: string, c: Checked, i: number): void {
+  if (c.wasm) c.wasm.assertLive(op, i);
+  else if (!intact(c.data!, c.size)) {
+    throw new OnnxOpsError('INVALID_ARGUMENT', op, i, 'the data was detached or resized during the call');
+  }
 }
 
 /** Whether a typed array still has `size` elements over a buffer that is not detached. */
