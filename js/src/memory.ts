@@ -321,8 +321,3 @@ export class WasmTensor {
     if (this.address < 0) throw new OnnxOpsError('DISPOSED', op, input, 'the tensor was disposed');
   }
 }
-
-/** Whether x is a WasmTensor of another copy of this library (see TENSOR_MARK). */
-export function isForeignTensor(x: object): boolean {
-  return !(x instanceof WasmTensor) && (x as Record<symbol, unknown>)[TENSOR_MARK] === true;
-}

@@ -4,12 +4,12 @@
  */
 import { type DType, type DTypeInfo, type TypedArray, copyInto, dtypeInfo } from './dtypes.js';
 import { OnnxOpsError, describe, showShape } from './errors.js';
-import { DIMS, Heap, WasmTensor, isForeignTensor } from './memory.js';
+import { DIMS, Heap, WasmTensor } from './memory.js';
 import { type OpName, dtypesOfVersion, firstVersionWith, opVersion, supportedDtypes } from './opsets.js';
 import { type Kernel, type Part, SCRATCH_BYTES, checkStatus, flat, runPlain } from './plain.js';
 import {
   type Checked, type PlainTensorLike, type Tensor, type TensorLike, broadcastChecked, checkFits, checkInput, checkOwnTensor,
-  FOREIGN_BUILD, checkPlainOut, checkShape, checkUnchanged, elementCount, sameShape,
+  checkNotOtherCopys, checkPlainOut, checkShape, checkUnchanged, elementCount, sameShape,
 } from './validate.js';
 import type { OnnxOpsModule } from './wasm/onnx-ops-wasm.js';
 
@@ -125,7 +125,7 @@ export class Ops {
     }
     const { version, out } = this.options(op, options);
     const c = checkInput(input, op, 0, this.heap);
-    if (out instanceof WasmTensor && out.address < 0) out.assertLive(op, 'out'); // disposed by a getter of input (see max)
+    if (out instanceof WasmTensor) out.assertLive(op, 'out'); // disposed by a getter of input (see max)
     const info = this.checkDtypes(op, version, [c]);
     return this.run(op, info, c.shape, c.size, [c], out, this.reluKernel);
   }
@@ -220,9 +220,7 @@ export class Ops {
     if (out !== undefined) {
       if (!(out instanceof WasmTensor)) {
         if (ArrayBuffer.isView(out) && !(out instanceof DataView)) return { version, out };
-        if (typeof out === 'object' && out !== null && isForeignTensor(out)) {
-          throw new OnnxOpsError('FOREIGN_TENSOR', op, 'out', FOREIGN_BUILD);
-        }
+        if (typeof out === 'object' && out !== null) checkNotOtherCopys(out, op, 'out');
         throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out',
           `out must be a tensor from ops.tensor() or a typed array, got ${describe(out)}`);
       }

@@ -127,8 +127,16 @@ export function storageOf(data: unknown, info: DTypeInfo, op: string, input: Inp
   }
 }
 
-/** The message of a WasmTensor of another copy of the library (see TENSOR_MARK). */
-export const FOREIGN_BUILD = 'the tensor is from another copy of onnx-ops-wasm (its CommonJS and ES module builds are separate)';
+/**
+ * Throws FOREIGN_TENSOR if x, an object that is not one of this copy's wasm
+ * tensors, is another copy's (see TENSOR_MARK).
+ */
+export function checkNotOtherCopys(x: object, op: string, input: InputRef): void {
+  if ((x as Record<symbol, unknown>)[TENSOR_MARK] === true) {
+    throw new OnnxOpsError('FOREIGN_TENSOR', op, input,
+      'the tensor is from another copy of onnx-ops-wasm (its CommonJS and ES module builds are separate)');
+  }
+}
 
 /** Checks that a wasm tensor belongs to `owner` and is not disposed. */
 export function checkOwnTensor(x: WasmTensor, op: string, input: InputRef, owner: Heap | undefined): void {
@@ -161,9 +169,7 @@ export function checkInput(x: unknown, op: string, input: InputRef, owner: Heap 
     throw new OnnxOpsError('INVALID_ARGUMENT', op, input,
       `expected a tensor ({ dtype, shape, data }, { type, dims, data }, a typed array or a wasm tensor), got ${describe(x)}`);
   }
-  if ((x as Record<symbol, unknown>)[TENSOR_MARK] === true) { // not ours (see above): another copy's
-    throw new OnnxOpsError('FOREIGN_TENSOR', op, input, FOREIGN_BUILD);
-  }
+  checkNotOtherCopys(x, op, input); // not ours (see above)
   const t = x as Record<string, unknown>;
   const own = 'dtype' in t;
   const ort = !own && 'type' in t && 'dims' in t;
@@ -202,7 +208,7 @@ export function checkUnchanged(op: string, args: readonly unknown[], inputs: rea
     const w = c.wasm;
     if (w !== undefined ? w.address < 0 : c.size === 0 || lengthOf(c.data!) !== c.size) recheck(op, c, i);
   }
-  if (last >= 0 && out instanceof WasmTensor && out.address < 0) out.assertLive(op, 'out');
+  if (last >= 0 && out instanceof WasmTensor) out.assertLive(op, 'out');
 }
 
 /** The full check of one input that may have changed (see checkUnchanged): throws if it did. */
