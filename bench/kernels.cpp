@@ -19,8 +19,8 @@
 //   bench_prow_<t>    that last pass alone (the library's max_rows_kernel with
 //                     pmax): two loads and a store per vector
 //   bench_maxval_<t>  the library's Max of [n] with a rank-0 value (max_forward)
-//   bench_pmaxval_<t> pmax with a repeated value in the Max kernel's loop (what
-//                     the library runs for a value that is no NaN and no +0)
+//   bench_pmaxval_<t> pmax with a repeated value: the loop the library runs for a
+//                     value that is no NaN and no +0 (max_row_values_kernel, one row)
 //
 // for t = f32, f64. Built by CMake (target onnx_ops_bench_kernels) into
 // build/wasm/bench/bench-kernels.cjs; bench/run.mjs loads it when present.
@@ -111,7 +111,7 @@ struct IdentityTraits {
     return max_entry(Dtype, x, x_dims, 1, v, nullptr, 0, o);                                        \
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_pmaxval_##t(size_t n, const F* x, const F* v, F* o) {  \
-    onnx_ops::max_kernel<onnx_ops::IeeeCleanBTraits<F, Bits>, false, true>(n, x, v, o);             \
+    onnx_ops::max_row_values_kernel<onnx_ops::IeeeCleanBTraits<F, Bits>>(1, n, x, 0, v, 0, o);      \
   }
 
 BENCH_KERNELS(f32, float, Float32Traits, uint32_t, 1)

@@ -264,6 +264,49 @@ ONNX_OPS_KERNEL void max_rows_kernel(size_t rows, size_t len, const typename Tr:
   }
 }
 
+// out row r = max(x row r, v[r * vstep]) for `rows` rows of `len` elements:
+// Max [R, C] with a value per row ([R, 1]). x's rows start every xstep
+// elements: len (rows that follow each other) or 0 (one reused row: the
+// outer product [1, C] with [R, 1]). For IeeeCleanBTraits, every v clean, so
+// that pmax against the value's splat is exact. A row's last part vector is
+// one that ends at the row's end, overlapping the one before it: it may read
+// what that one wrote, in place, which max with the same value leaves as it is.
+template <class Tr>
+ONNX_OPS_KERNEL void max_row_values_kernel(size_t rows, size_t len, const typename Tr::T* x, size_t xstep,
+                                           const typename Tr::T* v, size_t vstep, typename Tr::T* out) {
+  using T = typename Tr::T;
+  for (; rows > 0; --rows, x += xstep, v += vstep) {
+    const T* px = x;
+    size_t n = len;
+#ifdef ONNX_OPS_VECTOR
+    constexpr size_t kLanes = 16 / sizeof(T);
+    if (n >= kLanes) {
+      const v128_t s = splat_value(*v);
+      ONNX_OPS_RELU_LOOP  // as Relu's: one instruction per vector (see there)
+      for (; n >= 4 * kLanes; n -= 4 * kLanes, px += 4 * kLanes, out += 4 * kLanes) {
+        const v128_t r0 = Tr::vmax(wasm_v128_load(px), s), r1 = Tr::vmax(wasm_v128_load(px + kLanes), s);
+        const v128_t r2 = Tr::vmax(wasm_v128_load(px + 2 * kLanes), s);
+        const v128_t r3 = Tr::vmax(wasm_v128_load(px + 3 * kLanes), s);
+        wasm_v128_store(out, r0);
+        wasm_v128_store(out + kLanes, r1);
+        wasm_v128_store(out + 2 * kLanes, r2);
+        wasm_v128_store(out + 3 * kLanes, r3);
+      }
+      ONNX_OPS_VECTOR_LOOP
+      for (; n >= kLanes; n -= kLanes, px += kLanes, out += kLanes) wasm_v128_store(out, Tr::vmax(wasm_v128_load(px), s));
+      if (n > 0) {  // the last vector, ending at the row's end
+        px += n;
+        out += n;
+        wasm_v128_store(out - kLanes, Tr::vmax(wasm_v128_load(px - kLanes), s));
+      }
+      continue;
+    }
+#endif
+    ONNX_OPS_SCALAR_LOOP
+    for (; n > 0; --n) *out++ = Tr::max1(*px++, *v);
+  }
+}
+
 // out[i] = max(max(a[i], b[i]), c[i]): three contiguous inputs in one pass
 // (16 bytes moved per float32 element instead of 24 for two passes). The
 // fold is left to right, so the first NaN still wins.

@@ -34,7 +34,7 @@ ONNX_OPS_KERNEL void max_with_value(size_t n, const typename Tr::T* x, const typ
   }
   if constexpr (kIeee<Tr>) {
     if (CleanOf<Tr>::clean(*s)) {
-      max_kernel<CleanOf<Tr>, false, true>(n, x, s, out);
+      max_row_values_kernel<CleanOf<Tr>>(1, n, x, 0, s, 0, out);  // one row of n
       return;
     }
   }
@@ -99,6 +99,15 @@ void max_clean_rows_run(size_t rows, size_t len, const void* x, const void* row,
   using T = typename Tr::T;
   max_rows_kernel<CleanOf<Tr>>(rows, len, static_cast<const T*>(x), static_cast<const T*>(row), static_cast<T*>(out));
 }
+// For a value per row that is clean: out row r = max(x row r, v[r * vstep]), x's
+// rows every xstep elements (max_row_values_kernel), by pmax alone.
+template <class Tr>
+void max_clean_values_run(size_t rows, size_t len, const void* x, size_t xstep, const void* v, size_t vstep,
+                          void* out) {
+  using T = typename Tr::T;
+  max_row_values_kernel<CleanOf<Tr>>(rows, len, static_cast<const T*>(x), xstep, static_cast<const T*>(v), vstep,
+                                     static_cast<T*>(out));
+}
 
 // Element size and run functions of a dtype.
 struct MaxOps {
@@ -107,6 +116,8 @@ struct MaxOps {
   Max3RunFn run3;                                                // null: no fused kernel
   bool (*clean_row)(size_t n, const void* row);                 // null: no clean-row kernel
   void (*run_clean_rows)(size_t rows, size_t len, const void* x, const void* row, void* out);
+  void (*run_clean_values)(size_t rows, size_t len, const void* x, size_t xstep, const void* v, size_t vstep,
+                           void* out);
 };
 
 // One inner run of the output: all inputs, each at its own base address.
@@ -201,7 +212,7 @@ bool groups(const BroadcastPlan& plan, size_t esize, int* kind) {
 }
 
 // Where output row q's part of input i starts, in elements from its base.
-ONNX_OPS_KERNEL int64_t row_offset(const BroadcastPlan& plan, int i, int64_t q) {
+inline int64_t row_offset(const BroadcastPlan& plan, int i, int64_t q) {
   int64_t off = 0;
   for (int k = plan.rank - 2; k >= 0; --k) {
     off += q % plan.dims[k] * plan.stride(i, k);
@@ -340,10 +351,61 @@ ONNX_OPS_KERNEL void max_exec_grouped(const BroadcastPlan& plan, const int* kind
   }
 }
 
+// Max of two inputs, float32 or float64, where pmax alone is exact because
+// one of them, c, holds no NaN and no +0 (checked first; the operands then
+// commute, as only c's partner can hold a NaN), in one of two layouts:
+// - c a row reused by every output row, the other laid out as the output
+//   ([R, C] with [C]): all rows against it in one call (max_rows_kernel);
+//   rows up to 1 KiB against a 4 KiB tile of the row repeated, so that the
+//   kernel's inner loop runs long;
+// - c a value per row, at least 64 bytes a row (shorter rows go grouped),
+//   the other laid out as the output or a reused row (the outer product
+//   [R, 1] with [1, C]): a splat per row, along the last outer dim.
+// Returns false, having written nothing, when neither applies.
+ONNX_OPS_KERNEL bool max2_clean(const BroadcastPlan& plan, const void* const* inputs, unsigned char* out, const MaxOps& ops) {
+  if (plan.n_inputs != 2 || !ops.clean_row || plan.rank < 2) return false;
+  const int last = plan.rank - 2;
+  const size_t es = ops.esize, len = size_t(plan.inner()), row_bytes = len * es;
+  const size_t outer = size_t(plan.total) / len;
+  ONNX_OPS_SCALAR_LOOP  // not unrolled: code size
+  for (int i = 1; i >= 0; --i) {
+    const auto* c = static_cast<const unsigned char*>(inputs[i]);
+    const auto* x = static_cast<const unsigned char*>(inputs[1 - i]);
+    const int kind = group_kind(plan, i), other = group_kind(plan, 1 - i);
+    if (kind == 1 && other == 0 && ops.clean_row(len, c)) {
+      size_t g = 1;
+      alignas(16) unsigned char tile[kGatherBytes + 16];
+      if (row_bytes * 4 <= kGatherBytes) {
+        g = kGatherBytes / row_bytes;
+        gather_rows(plan, i, c, es, 0, g, tile);
+        c = tile;
+      }
+      const size_t whole = outer / g * g;
+      ops.run_clean_rows(outer / g, g * len, x, c, out);
+      if (whole < outer) ops.run_clean_rows(outer - whole, len, x + whole * row_bytes, c, out + whole * row_bytes);
+      return true;
+    }
+    if (kind == 3 && plan.stride(i, last + 1) == 0 && other <= 1 && row_bytes >= 64) {
+      int64_t count = 1;  // c's own elements
+      for (int k = 0; k < plan.rank; ++k)
+        if (plan.stride(i, k) != 0) count *= plan.dims[k];
+      if (!ops.clean_row(size_t(count), c)) continue;
+      const size_t run = size_t(plan.dims[last]);
+      for (size_t q = 0; q < outer; q += run)
+        ops.run_clean_values(run, len, other == 0 ? x + q * row_bytes : x, other == 0 ? len : 0,
+                             c + row_offset(plan, i, int64_t(q)) * int64_t(es), size_t(plan.stride(i, last)),
+                             out + q * row_bytes);
+      return true;
+    }
+  }
+  return false;
+}
+
 // Walks the plan's outer dims (an odometer), running `inner` on each inner run.
 void max_exec(const BroadcastPlan& plan, const void* const* inputs, void* out_v, MaxOps ops) {
   const size_t esize = ops.esize;
   if (plan.total == 0) return;
+  if (max2_clean(plan, inputs, static_cast<unsigned char*>(out_v), ops)) return;
   int kind[kGatherInputs];
   if (groups(plan, esize, kind)) {
     max_exec_grouped(plan, kind, inputs, static_cast<unsigned char*>(out_v), ops);
@@ -363,22 +425,6 @@ void max_exec(const BroadcastPlan& plan, const void* const* inputs, void* out_v,
   SmallBuf<int64_t, kMaxRank> idx(static_cast<size_t>(outer_rank));
   for (int k = 0; k < outer_rank; ++k) idx[size_t(k)] = 0;
   const int64_t outer = plan.total / int64_t(len);
-  // Max of two where one input is a single row reused by every output row
-  // (contiguous inner run, stride 0 on every outer dim): if that row is clean,
-  // every row is max(other, row) by pmax, exact (the operands commute, as the
-  // row holds no NaN), all rows in one call. The other input then has the
-  // output's shape (the planner drops size-1 dims, so every outer extent is
-  // its own), i.e. its rows follow each other: [R, C] with [C].
-  if (n == 2 && ops.clean_row && outer > 1 && !scalar[0] && !scalar[1]) {
-    for (int i = 1; i >= 0; --i) {
-      bool ok = true;
-      for (int k = 0; ok && k < outer_rank; ++k) ok = plan.stride(i, k) == 0;
-      if (ok && ops.clean_row(len, base[size_t(i)])) {
-        ops.run_clean_rows(size_t(outer), len, base[size_t(1 - i)], base[size_t(i)], out);
-        return;
-      }
-    }
-  }
   for (int64_t o = 0; o < outer; ++o) {
     max_inner(len, n, base.data(), scalar.data(), out, ops);
     out += len * esize;
@@ -432,7 +478,7 @@ static bool with_traits(int32_t dtype, F&& f) {
 
 // The Max run function of a dtype (run = nullptr when it has none).
 static MaxOps max_ops_for(int32_t dtype) {
-  MaxOps ops{dtype_size(dtype), nullptr, nullptr, nullptr, nullptr};
+  MaxOps ops{dtype_size(dtype), nullptr, nullptr, nullptr, nullptr, nullptr};
   with_traits<false>(dtype, [&](auto traits) {
     using Tr = decltype(traits);
     ops.run = &max_run<Tr>;
@@ -443,6 +489,7 @@ static MaxOps max_ops_for(int32_t dtype) {
       ops.run3 = &max3_run<Tr>;
       ops.clean_row = &clean_row<Tr>;
       ops.run_clean_rows = &max_clean_rows_run<Tr>;
+      ops.run_clean_values = &max_clean_values_run<Tr>;
     }
   });
   return ops;

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "ops.h"
 #include "support.h"
@@ -382,6 +383,84 @@ TEST_CASE_TEMPLATE("Max with a value or a row per output row: gathered group by 
             size_t i = 0;
             while (i < want.size() && test::same_bits(dst[i], want[i])) ++i;
             INFO("c=" << c << " b=" << b << " a=" << a << " variant=" << variant << " in_place=" << in_place
+                      << " first difference at " << i);
+            REQUIRE(i == want.size());
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("Max of two with a clean row or a clean value per row: the pmax shortcuts, and their fallbacks", Tr,
+                   ONNX_OPS_ALL_TRAITS) {
+  // For float32/float64, when the broadcast operand holds no NaN and no +0,
+  // pmax alone is exact (ops.cpp, max2_clean): [R, C] with a reused row
+  // [C] (rows up to 1 KiB against a tile of the row repeated, in blocks,
+  // and the last rows one by one), and a value per row of at least 64 bytes
+  // ([A, B, C] with [A, B, 1], [1, B, 1] or [A, 1, 1]), against rows laid out
+  // as the output or one reused row (the outer product). Here the broadcast
+  // operand is clean, or clean but for one NaN or +0 (then the checked path
+  // runs); the other operand holds every kind of value. Each input order,
+  // in place over the full input too. Other dtypes run the same shapes
+  // through their own paths.
+  using T = typename Tr::T;
+  const int64_t es = int64_t(sizeof(T));
+  std::mt19937_64 rng(29);
+  std::vector<T> clean, sp = test::specials<Tr>();
+  T nan{};  // a NaN with a payload (the float types; the integers have none: 0 then)
+  for (T x : sp) {
+    if (!Tr::isnan1(x) && !test::same_bits(x, T{})) clean.push_back(x);
+    if (Tr::isnan1(x) && !Tr::isnan1(nan)) nan = x;
+  }
+  for (int64_t c : {int64_t(1), 16 / es + 1, 64 / es - 1, 64 / es, 64 / es + 1, 1024 / es, 1024 / es + 3}) {
+    const int64_t group = std::max<int64_t>(1, 4096 / (c * es));
+    // (a, b): a few rows; groups of rows and a part; groups and one row.
+    for (const auto& ab : {std::pair<int64_t, int64_t>{3, 2}, {3, 2 * group + 3}, {1, 2 * group + 1}}) {
+      const int64_t a = ab.first, b = ab.second;
+      for (int variant = 0; variant < 7; ++variant) {
+        std::vector<Dims> shapes;
+        switch (variant) {
+          case 0: shapes = {Dims{a, b, c}, Dims{c}}; break;
+          case 1: shapes = {Dims{1, 1, c}, Dims{a, b, c}}; break;
+          case 2: shapes = {Dims{a, b, c}, Dims{a, b, 1}}; break;
+          case 3: shapes = {Dims{1, b, 1}, Dims{a, b, c}}; break;
+          case 4: shapes = {Dims{a, b, c}, Dims{a, 1, 1}}; break;
+          case 5: shapes = {Dims{a, b, 1}, Dims{c}}; break;
+          default: shapes = {Dims{1, 1, c}, Dims{a, b, 1}}; break;
+        }
+        // The operand made clean: the reused row (0, 1) or the value per row (2-6; in 5 and 6, the
+        // outer products, the row holds every kind of value).
+        const int values = (variant + 1) % 2;
+        for (int spoil = 0; spoil < 3; ++spoil) {  // 0: clean; 1: one NaN; 2: one +0
+          std::vector<std::vector<T>> data;
+          for (int i = 0; i < 2; ++i) {
+            const size_t m = size_t(count(shapes[size_t(i)]));
+            if (i == values) {
+              std::vector<T> v(m);
+              for (auto& x : v) x = clean[rng() % clean.size()];
+              if (spoil) v[rng() % m] = spoil == 1 ? nan : T{};
+              data.push_back(v);
+            } else {
+              data.push_back(test::random_vector<Tr>(rng, m));
+            }
+          }
+          const Dims out_dims{a, b, c};
+          std::vector<Shape> views;
+          for (auto& s : shapes) views.push_back(Shape{s.data(), int(s.size())});
+          const auto want = naive_max<Tr>(shapes, data, out_dims);
+          const int full = count(shapes[0]) == count(out_dims) ? 0 : count(shapes[1]) == count(out_dims) ? 1 : -1;
+          for (int in_place = 0; in_place < (full >= 0 ? 2 : 1); ++in_place) {
+            std::vector<T> copy = in_place ? data[size_t(full)] : std::vector<T>();
+            std::vector<T> sep(want.size());
+            T* dst = in_place ? copy.data() : sep.data();
+            const void* ptrs[2] = {in_place && full == 0 ? copy.data() : data[0].data(),
+                                   in_place && full == 1 ? copy.data() : data[1].data()};
+            REQUIRE(max_forward(int32_t(test::dtype_of<Tr>()), 2, ptrs, views.data(), dst, Shape{out_dims.data(), 3}) ==
+                    Status::Ok);
+            size_t i = 0;
+            while (i < want.size() && test::same_bits(dst[i], want[i])) ++i;
+            INFO("c=" << c << " b=" << b << " variant=" << variant << " spoil=" << spoil << " in_place=" << in_place
                       << " first difference at " << i);
             REQUIRE(i == want.size());
           }
