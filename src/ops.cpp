@@ -385,16 +385,22 @@ ONNX_OPS_KERNEL bool max2_clean(const BroadcastPlan& plan, const void* const* in
       if (whole < outer) ops.run_clean_rows(outer - whole, len, x + whole * row_bytes, c, out + whole * row_bytes);
       return true;
     }
-    if (kind == 3 && plan.stride(i, last + 1) == 0 && other <= 1 && row_bytes >= 64) {
+    const bool values = plan.stride(i, last + 1) == 0;  // else c's rows are rows
+    if (kind == 3 && other <= int(values) && row_bytes >= 64 && (values || plan.stride(i, last) == 0)) {
       int64_t count = 1;  // c's own elements
       for (int k = 0; k < plan.rank; ++k)
         if (plan.stride(i, k) != 0) count *= plan.dims[k];
       if (!ops.clean_row(size_t(count), c)) continue;
       const size_t run = size_t(plan.dims[last]);
-      for (size_t q = 0; q < outer; q += run)
-        ops.run_clean_values(run, len, other == 0 ? x + q * row_bytes : x, other == 0 ? len : 0,
-                             c + row_offset(plan, i, int64_t(q)) * int64_t(es), size_t(plan.stride(i, last)),
-                             out + q * row_bytes);
+      for (size_t q = 0; q < outer; q += run) {
+        const unsigned char* at = c + row_offset(plan, i, int64_t(q)) * int64_t(es);
+        if (values) {
+          ops.run_clean_values(run, len, other == 0 ? x + q * row_bytes : x, other == 0 ? len : 0, at,
+                               size_t(plan.stride(i, last)), out + q * row_bytes);
+        } else {
+          ops.run_clean_rows(run, len, x + q * row_bytes, at, out + q * row_bytes);
+        }
+      }
       return true;
     }
   }

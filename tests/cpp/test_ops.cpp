@@ -397,9 +397,10 @@ TEST_CASE_TEMPLATE("Max of two with a clean row or a clean value per row: the pm
   // For float32/float64, when the broadcast operand holds no NaN and no +0,
   // pmax alone is exact (ops.cpp, max2_clean): [R, C] with a reused row
   // [C] (rows up to 1 KiB against a tile of the row repeated, in blocks,
-  // and the last rows one by one), and a value per row of at least 64 bytes
+  // and the last rows one by one), a value per row of at least 64 bytes
   // ([A, B, C] with [A, B, 1], [1, B, 1] or [A, 1, 1]), against rows laid out
-  // as the output or one reused row (the outer product). Here the broadcast
+  // as the output or one reused row (the outer product), and rows of at least
+  // 64 bytes reused within blocks ([A, B, C] with [A, 1, C]). Here the broadcast
   // operand is clean, or clean but for one NaN or +0 (then the checked path
   // runs); the other operand holds every kind of value. Each input order,
   // in place over the full input too. Other dtypes run the same shapes
@@ -418,20 +419,23 @@ TEST_CASE_TEMPLATE("Max of two with a clean row or a clean value per row: the pm
     // (a, b): a few rows; groups of rows and a part; groups and one row.
     for (const auto& ab : {std::pair<int64_t, int64_t>{3, 2}, {3, 2 * group + 3}, {1, 2 * group + 1}}) {
       const int64_t a = ab.first, b = ab.second;
-      for (int variant = 0; variant < 7; ++variant) {
+      for (int variant = 0; variant < 9; ++variant) {
+        // The shapes, and which input is made clean: the reused row (0, 1), the value per row
+        // (2-6; in 5 and 6, the outer products, the row holds every kind of value), the row
+        // reused within blocks of b rows (7, 8).
         std::vector<Dims> shapes;
+        int values = 1;
         switch (variant) {
           case 0: shapes = {Dims{a, b, c}, Dims{c}}; break;
-          case 1: shapes = {Dims{1, 1, c}, Dims{a, b, c}}; break;
+          case 1: shapes = {Dims{1, 1, c}, Dims{a, b, c}}, values = 0; break;
           case 2: shapes = {Dims{a, b, c}, Dims{a, b, 1}}; break;
-          case 3: shapes = {Dims{1, b, 1}, Dims{a, b, c}}; break;
+          case 3: shapes = {Dims{1, b, 1}, Dims{a, b, c}}, values = 0; break;
           case 4: shapes = {Dims{a, b, c}, Dims{a, 1, 1}}; break;
-          case 5: shapes = {Dims{a, b, 1}, Dims{c}}; break;
-          default: shapes = {Dims{1, 1, c}, Dims{a, b, 1}}; break;
+          case 5: shapes = {Dims{a, b, 1}, Dims{c}}, values = 0; break;
+          case 6: shapes = {Dims{1, 1, c}, Dims{a, b, 1}}; break;
+          case 7: shapes = {Dims{a, b, c}, Dims{a, 1, c}}; break;
+          default: shapes = {Dims{a, 1, c}, Dims{a, b, c}}, values = 0; break;
         }
-        // The operand made clean: the reused row (0, 1) or the value per row (2-6; in 5 and 6, the
-        // outer products, the row holds every kind of value).
-        const int values = (variant + 1) % 2;
         for (int spoil = 0; spoil < 3; ++spoil) {  // 0: clean; 1: one NaN; 2: one +0
           std::vector<std::vector<T>> data;
           for (int i = 0; i < 2; ++i) {
