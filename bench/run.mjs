@@ -20,38 +20,12 @@ import {
 } from './common.mjs';
 import { createOrtPeer, createTfjsPeer, createJsPeer, createCopyLimit, COPY_PLACEMENTS } from './peers.mjs';
 import { workloads, outShapeOf } from './check.mjs';
-import { cpuModel, measure as measureWith, sink } from './timing.mjs';
-
-import { spawnSync } from 'node:child_process';
+import { benchProcess, cpuModel, measure as measureWith, sink } from './timing.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
-// Process settings (both apply to every column alike; both can be turned off):
-//
-// 1. Allocator. Every "fresh output" API (ours plain path, ort-web, tfjs, js)
-//    allocates a new output ArrayBuffer per call. With glibc's default malloc,
-//    large buffers come from mmap and go back to the OS on free, so a call may
-//    pay page faults for its whole output, or not, depending on the
-//    allocator's history (bimodal, noisy timings). We raise the thresholds so
-//    freed buffers are reused (steady state of a long-running process).
-//    --stock-malloc keeps glibc's defaults.
-// 2. Wasm tiering. V8 first runs wasm with its baseline compiler (Liftoff)
-//    and recompiles hot functions with TurboFan in the background; with
-//    onnxruntime-web's large module that tier-up takes long enough on 2 cores
-//    to make its timings swing 10x within one cell. --no-liftoff compiles
-//    every wasm function (ours, ort-web, tfjs, copy) with TurboFan directly,
-//    i.e. measures the steady state. --liftoff keeps V8's default tiering.
-const MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '4294967296', MALLOC_TRIM_THRESHOLD_: '4294967296' };
-if (process.env.ONNX_OPS_BENCH_CHILD !== '1') {
-  const wantMalloc = !process.argv.includes('--stock-malloc') && process.platform === 'linux' && process.env.MALLOC_MMAP_THRESHOLD_ === undefined;
-  const wantNoLiftoff = !process.argv.includes('--liftoff') && !process.execArgv.includes('--no-liftoff');
-  if (wantMalloc || wantNoLiftoff) {
-    const r = spawnSync(process.execPath, [...process.execArgv, ...(wantNoLiftoff ? ['--no-liftoff'] : []), ...process.argv.slice(1)], {
-      stdio: 'inherit', env: { ...process.env, ...(wantMalloc ? MALLOC_ENV : {}), ONNX_OPS_BENCH_CHILD: '1' },
-    });
-    process.exit(r.status ?? 1);
-  }
-}
+// Process settings: see benchProcess in timing.mjs (--stock-malloc, --liftoff).
+benchProcess();
 const require = createRequire(import.meta.url);
 
 // ---------------------------------------------------------------- options

@@ -17,6 +17,7 @@
 //
 //   node bench/shapes.mjs [--dtypes=float32,float16,int8,float64] [--cs=2,8,32,128]
 //                         [--lib=path/to/esm/index.js] [--no-ort] [--out=results/shapes]
+//                         [--liftoff] [--stock-malloc]
 // Writes <out>.md and <out>.json (default results/shapes) unless --out=- (print only).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,7 +25,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ARRAY_TYPES, BYTES, broadcastShapes, compareOutputs, randomData, refMax, sizeOf } from './common.mjs';
 import { COPY_PLACEMENTS, createCopyLimit, createOrtPeer } from './peers.mjs';
-import { cpuModel, measure, sink } from './timing.mjs';
+import { benchProcess, cpuModel, measure, sink } from './timing.mjs';
+
+benchProcess(); // TurboFan only, freed buffers reused: as run.mjs (timing.mjs; --liftoff, --stock-malloc)
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const opt = (name, dflt) => {
@@ -101,13 +104,18 @@ for (const dtype of DTYPES) {
 }
 
 const cpu = cpuModel();
-const meta = { date: new Date().toISOString(), cpu, cores: os.cpus().length, node: process.version, lib: path.relative(process.cwd(), LIB), n: N, ort: ort?.version ?? null };
+const meta = {
+  date: new Date().toISOString(), cpu, cores: os.cpus().length, node: process.version, lib: path.relative(process.cwd(), LIB), n: N,
+  ort: ort?.version ?? null,
+  process: `${process.execArgv.includes('--no-liftoff') ? 'wasm TurboFan only (--no-liftoff)' : 'V8 default wasm tiering'}, ` +
+    `${process.env.MALLOC_MMAP_THRESHOLD_ ? 'freed buffers reused (glibc thresholds raised)' : 'stock malloc'}`,
+};
 const fmt = (x) => (x === undefined ? 'n/a' : x < 10 ? x.toFixed(2) : x.toFixed(1));
 const L = [
   '# Broadcast shapes: Max with short rows',
   '',
   `Written by \`bench/shapes.mjs\` on ${meta.date.slice(0, 16).replace('T', ' ')} UTC: ${cpu}, ${meta.cores} cores, Node ${meta.node}` +
-    (meta.ort ? `, onnxruntime-web ${meta.ort} (wasm, 1 thread)` : '') + `. Output of ${N} elements; medians in µs (p10-p90).`,
+    (meta.ort ? `, onnxruntime-web ${meta.ort} (wasm, 1 thread)` : '') + `; ${meta.process} (as \`run.mjs\`). Output of ${N} elements; medians in µs (p10-p90).`,
   '"GB/s" = bytes read and written / zero-copy time; "of copy" = `memory.copy` time for the same bytes / zero-copy time;',
   '"ort-web / ours" = onnxruntime-web time / ours plain time (both take and return typed arrays).',
   '',

@@ -1,4 +1,5 @@
 // Timing shared by run.mjs and shapes.mjs: the sampling loop and the CPU's name.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 
@@ -41,4 +42,37 @@ export function cpuModel() {
     if (m) return m[1].trim();
   } catch {}
   return os.cpus()[0]?.model ?? 'unknown';
+}
+
+// Process settings of run.mjs and shapes.mjs (both apply to every column alike;
+// both can be turned off):
+//
+// 1. Allocator. Every "fresh output" API (ours plain path, ort-web, tfjs, js)
+//    allocates a new output ArrayBuffer per call. With glibc's default malloc,
+//    large buffers come from mmap and go back to the OS on free, so a call may
+//    pay page faults for its whole output, or not, depending on the
+//    allocator's history (bimodal, noisy timings). We raise the thresholds so
+//    freed buffers are reused (steady state of a long-running process).
+//    --stock-malloc keeps glibc's defaults.
+// 2. Wasm tiering. V8 first runs wasm with its baseline compiler (Liftoff)
+//    and recompiles hot functions with TurboFan in the background; with
+//    onnxruntime-web's large module that tier-up takes long enough on 2 cores
+//    to make its timings swing 10x within one cell (and the first cells of a
+//    run time part baseline code). --no-liftoff compiles every wasm function
+//    (ours, ort-web, tfjs, copy) with TurboFan directly, i.e. measures the
+//    steady state. --liftoff keeps V8's default tiering.
+//
+// Runs the calling script again in a child process with those settings (and
+// exits with its status) unless it already has them.
+const MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '4294967296', MALLOC_TRIM_THRESHOLD_: '4294967296' };
+export function benchProcess() {
+  if (process.env.ONNX_OPS_BENCH_CHILD === '1') return;
+  const wantMalloc = !process.argv.includes('--stock-malloc') && process.platform === 'linux' && process.env.MALLOC_MMAP_THRESHOLD_ === undefined;
+  const wantNoLiftoff = !process.argv.includes('--liftoff') && !process.execArgv.includes('--no-liftoff');
+  if (wantMalloc || wantNoLiftoff) {
+    const r = spawnSync(process.execPath, [...process.execArgv, ...(wantNoLiftoff ? ['--no-liftoff'] : []), ...process.argv.slice(1)], {
+      stdio: 'inherit', env: { ...process.env, ...(wantMalloc ? MALLOC_ENV : {}), ONNX_OPS_BENCH_CHILD: '1' },
+    });
+    process.exit(r.status ?? 1);
+  }
 }
