@@ -264,7 +264,8 @@ export class Ops {
       const data = runPlain(this.heap, kernel, info, op, checked as readonly Part[], shape,
         target === undefined || target.staged ? undefined : target.data);
       if (target?.staged) copyInto(target.data, data);
-      return { dtype, shape: [...shape], data: (out as TypedArray | undefined) ?? data }; // the caller's own array
+      // The shape: plain inputs' shapes are this call's own copies (validate.ts), never seen by the caller.
+      return { dtype, shape: shape as number[], data: (out as TypedArray | undefined) ?? data }; // the caller's own array
     }
     if (out !== undefined && !(out instanceof WasmTensor)) {
       throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out', 'a typed array out goes with plain inputs only; use a wasm tensor');
