@@ -118,3 +118,50 @@ describe('zero-copy path gives the same bits as the plain path', () => {
     expect(ops.memoryStats().liveAllocations).toBe(0);
   });
 });
+
+describe('Max of two float32/float64 inputs with a broadcast operand free of NaN and +0', () => {
+  // The pmax shortcuts of src/ops.cpp (max2_clean) run only when the
+  // broadcast operand holds no NaN and no +0, which random data with
+  // specials seldom gives: here it is clean, or clean but for one NaN or +0,
+  // in the layouts they take (a reused row, a value per row, an outer
+  // product, rows reused within blocks; NCHW with per-channel values), while
+  // the other operand holds every kind of value. Plain and zero-copy, both
+  // orders, against the reference bit for bit.
+  const cases: [number[], number[]][] = [
+    [[2, 3, 37, 41], [41]], [[5, 300], [300]], [[700, 3], [3]], // a reused row (short rows: a tile of it)
+    [[2, 16, 9, 9], [1, 16, 1, 1]], [[4, 8, 33], [4, 8, 1]], [[3, 64], [3, 1]], // a value per row
+    [[40, 1], [1, 67]], [[1, 19], [33, 1]], // outer products
+    [[3, 5, 40], [3, 1, 40]], [[2, 3, 4, 17], [2, 3, 1, 17]], // rows reused within blocks
+  ];
+  test('clean, NaN-spoiled and +0-spoiled broadcast operands', async () => {
+    const ops = await getOps();
+    const rand = rng(41);
+    for (const dtype of ['float32', 'float64'] as const) {
+      const Arr = dtype === 'float32' ? Float32Array : Float64Array;
+      for (const [full, small] of cases) {
+        for (const spoil of [0, 1, 2]) {
+          const x = randomData(dtype, count(full), rand);
+          const c = new Arr(count(small)).map(() => (rand() < 0.5 ? -1 : 1) * (1 + Math.floor(rand() * 1e6)) / 1024);
+          if (spoil) c[Math.floor(rand() * c.length)] = spoil === 1 ? NaN : 0;
+          for (const order of [0, 1]) {
+            const inputs: PlainTensor[] = [{ dtype, shape: full, data: x }, { dtype, shape: small, data: c }];
+            if (order) inputs.reverse();
+            const want = refMax(inputs);
+            const got = plain(ops.max(inputs));
+            expect(got.shape).toEqual(want.shape);
+            expect(firstDifference(got.data, want.bytes, Arr.BYTES_PER_ELEMENT)).toBe(-1);
+            const tensors = inputs.map((t) => ops.tensor(dtype, t.shape, t.data));
+            try {
+              const out = ops.max(tensors) as { data: ArrayBufferView; dispose(): void };
+              expect(firstDifference(out.data, want.bytes, Arr.BYTES_PER_ELEMENT)).toBe(-1);
+              out.dispose();
+            } finally {
+              tensors.forEach((t) => t.dispose());
+            }
+          }
+        }
+      }
+    }
+    expect(ops.memoryStats().liveAllocations).toBe(0);
+  });
+});
