@@ -8,10 +8,15 @@
 //   dist/types/                   declarations (tsc; also type-checks js/src)
 //   dist/onnx-ops-wasm.wasm       the raw wasm, for createOps({ wasmBinary }) (not loaded by default)
 //
-// The glue comes from build/wasm/module/{esm,cjs}/onnx-ops-wasm.js (-sSINGLE_FILE: the
-// wasm is a base64 data URI in it). Here the data URI is emptied and the wasm bytes are
-// passed in as Module.wasmBinary instead, which the glue uses without fetching anything
-// (no URL, no file next to the script: bundlers need no configuration).
+// The glue comes from build/wasm/module/esm/onnx-ops-wasm.js, its wasm from the
+// onnx-ops-wasm.wasm beside it. The wasm bytes are always passed in as
+// Module.wasmBinary, which the glue uses without fetching anything (no URL, no file
+// next to the script: bundlers need no configuration); its one reference to the
+// file's URL (`new URL(..., import.meta.url)`, which bundlers would try to resolve
+// and which throws in the CommonJS build) is replaced by the bare file name. The
+// CommonJS glue of build/wasm/module/cjs (-sSINGLE_FILE: the wasm as a base64 data
+// URI in it; Jest runs against it) is only checked to carry the same wasm: without
+// SINGLE_FILE, the glue lacks the data-URI decoder (about 420 bytes gzipped).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -36,19 +41,33 @@ execFileSync(process.execPath, [tsc, '-p', project, '--module', 'es2020', '--mod
 mkdirSync(join(dist, 'types', 'wasm'), { recursive: true });
 copyFileSync(join(root, 'js', 'src', 'wasm', 'onnx-ops-wasm.d.ts'), join(dist, 'types', 'wasm', 'onnx-ops-wasm.d.ts'));
 
-/** The glue of one build without its wasm, and the wasm bytes. */
-function splitGlue(kind) {
-  const glue = readFileSync(join(root, 'build', 'wasm', 'module', kind, 'onnx-ops-wasm.js'), 'utf8');
-  const found = [...glue.matchAll(DATA_URI)];
-  if (found.length !== 1) throw new Error(`build-js: expected one wasm data URI in the ${kind} glue, found ${found.length}`);
-  const wasm = Buffer.from(found[0][1], 'base64');
-  if (wasm.readUInt32LE(0) !== 0x6d736100) throw new Error(`build-js: the ${kind} data URI is not a wasm module`);
-  return { glue: glue.replace(DATA_URI, '"data:application/octet-stream;base64,"'), wasm };
+const moduleDir = (kind) => join(root, 'build', 'wasm', 'module', kind);
+const isWasm = (b) => b.length > 8 && b.readUInt32LE(0) === 0x6d736100;
+
+/** The ES module glue, its URL of the wasm file replaced (see above), and the wasm bytes. */
+function esmGlueAndWasm() {
+  const glue = readFileSync(join(moduleDir('esm'), 'onnx-ops-wasm.js'), 'utf8');
+  const wasm = readFileSync(join(moduleDir('esm'), 'onnx-ops-wasm.wasm'));
+  if (!isWasm(wasm)) throw new Error('build-js: build/wasm/module/esm/onnx-ops-wasm.wasm is not a wasm module');
+  const url = 'new URL("onnx-ops-wasm.wasm",import.meta.url).toString()';
+  const parts = glue.split(url);
+  if (parts.length !== 2) throw new Error(`build-js: expected one ${url} in the esm glue, found ${parts.length - 1}`);
+  const out = parts.join('"onnx-ops-wasm.wasm"');
+  if (DATA_URI.test(out)) throw new Error('build-js: the esm glue carries a data URI (built with -sSINGLE_FILE?)');
+  if (out.split('import.meta').length !== 2) throw new Error('build-js: the esm glue reads import.meta beyond its _scriptDir');
+  return { glue: out, wasm };
 }
 
-const esmGlue = splitGlue('esm');
-const cjsGlue = splitGlue('cjs');
-if (!esmGlue.wasm.equals(cjsGlue.wasm)) throw new Error('build-js: the esm and cjs builds carry different wasm');
+/** The wasm in the CommonJS glue's data URI. */
+function cjsWasm() {
+  const glue = readFileSync(join(moduleDir('cjs'), 'onnx-ops-wasm.js'), 'utf8');
+  const found = [...glue.matchAll(DATA_URI)];
+  if (found.length !== 1) throw new Error(`build-js: expected one wasm data URI in the cjs glue, found ${found.length}`);
+  return Buffer.from(found[0][1], 'base64');
+}
+
+const esmGlue = esmGlueAndWasm();
+if (!esmGlue.wasm.equals(cjsWasm())) throw new Error('build-js: the esm and cjs builds carry different wasm');
 const wasm = esmGlue.wasm;
 writeFileSync(join(dist, 'onnx-ops-wasm.wasm'), wasm);
 
