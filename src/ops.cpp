@@ -105,6 +105,13 @@ template <class Tr>
 void max_clean_values_run(size_t rows, size_t len, const void* x, size_t xstep, const void* v, size_t vstep,
                           void* out) {
   using T = typename Tr::T;
+#ifdef ONNX_OPS_VECTOR
+  if (len * sizeof(T) <= 32) {
+    max_short_row_values_kernel<CleanOf<Tr>>(rows, len, static_cast<const T*>(x), xstep, static_cast<const T*>(v),
+                                             vstep, static_cast<T*>(out));
+    return;
+  }
+#endif
   max_row_values_kernel<CleanOf<Tr>>(rows, len, static_cast<const T*>(x), xstep, static_cast<const T*>(v), vstep,
                                      static_cast<T*>(out));
 }
@@ -386,7 +393,8 @@ ONNX_OPS_KERNEL bool max2_clean(const BroadcastPlan& plan, const void* const* in
       return true;
     }
     const bool values = plan.stride(i, last + 1) == 0;  // else c's rows are rows
-    if (kind == 3 && other <= int(values) && row_bytes >= 64 && (values || plan.stride(i, last) == 0)) {
+    if (kind == 3 && other <= int(values) && (values ? row_bytes > 16 && (row_bytes <= 32 || row_bytes >= 64) : row_bytes >= 64) &&
+        (values || plan.stride(i, last) == 0)) {
       int64_t count = 1;  // c's own elements
       for (int k = 0; k < plan.rank; ++k)
         if (plan.stride(i, k) != 0) count *= plan.dims[k];

@@ -397,14 +397,15 @@ TEST_CASE_TEMPLATE("Max of two with a clean row or a clean value per row: the pm
   // For float32/float64, when the broadcast operand holds no NaN and no +0,
   // pmax alone is exact (ops.cpp, max2_clean): [R, C] with a reused row
   // [C] (rows up to 1 KiB against a tile of the row repeated, in blocks,
-  // and the last rows one by one), a value per row of at least 64 bytes
-  // ([A, B, C] with [A, B, 1], [1, B, 1] or [A, 1, 1]), against rows laid out
+  // and the last rows one by one), a value per row of 17 to 32 bytes (two
+  // stores a row) or of at least 64 bytes ([A, B, C] with [A, B, 1],
+  // [1, B, 1] or [A, 1, 1]), against rows laid out
   // as the output or one reused row (the outer product), and rows of at least
   // 64 bytes reused within blocks ([A, B, C] with [A, 1, C]). Here the broadcast
   // operand is clean, or clean but for one NaN or +0 (then the checked path
-  // runs); the other operand holds every kind of value. Each input order,
-  // in place over the full input too. Other dtypes run the same shapes
-  // through their own paths.
+  // runs); the other operand holds every kind of value. Rows each side of
+  // 16, 32, 64 and 1024 bytes; each input order, in place over the full
+  // input too. Other dtypes run the same shapes through their own paths.
   using T = typename Tr::T;
   const int64_t es = int64_t(sizeof(T));
   std::mt19937_64 rng(29);
@@ -414,7 +415,8 @@ TEST_CASE_TEMPLATE("Max of two with a clean row or a clean value per row: the pm
     if (!Tr::isnan1(x) && !test::same_bits(x, T{})) clean.push_back(x);
     if (Tr::isnan1(x) && !Tr::isnan1(nan)) nan = x;
   }
-  for (int64_t c : {int64_t(1), 16 / es + 1, 64 / es - 1, 64 / es, 64 / es + 1, 1024 / es, 1024 / es + 3}) {
+  for (int64_t c : {int64_t(1), 16 / es, 16 / es + 1, 32 / es, 32 / es + 1, 64 / es - 1, 64 / es, 64 / es + 1, 1024 / es,
+                    1024 / es + 3}) {
     const int64_t group = std::max<int64_t>(1, 4096 / (c * es));
     // (a, b): a few rows; groups of rows and a part; groups and one row.
     for (const auto& ab : {std::pair<int64_t, int64_t>{3, 2}, {3, 2 * group + 3}, {1, 2 * group + 1}}) {

@@ -130,6 +130,7 @@ describe('Max of two float32/float64 inputs with a broadcast operand free of NaN
   const cases: [number[], number[]][] = [
     [[2, 3, 37, 41], [41]], [[5, 300], [300]], [[700, 3], [3]], // a reused row (short rows: a tile of it)
     [[2, 16, 9, 9], [1, 16, 1, 1]], [[4, 8, 33], [4, 8, 1]], [[3, 64], [3, 1]], // a value per row
+    [[50, 8], [50, 1]], [[9, 3], [9, 1]], [[7, 5], [7, 1]], // rows of 17-32 bytes (float32 or float64)
     [[40, 1], [1, 67]], [[1, 19], [33, 1]], // outer products
     [[3, 5, 40], [3, 1, 40]], [[2, 3, 4, 17], [2, 3, 1, 17]], // rows reused within blocks
   ];
