@@ -360,15 +360,19 @@ ONNX_OPS_KERNEL void max_exec_grouped(const BroadcastPlan& plan, const int* kind
 
 // Max of two inputs, float32 or float64, where pmax alone is exact because
 // one of them, c, holds no NaN and no +0 (checked first; the operands then
-// commute, as only c's partner can hold a NaN), in one of two layouts:
+// commute, as only c's partner can hold a NaN), in one of three layouts:
 // - c a row reused by every output row, the other laid out as the output
 //   ([R, C] with [C]): all rows against it in one call (max_rows_kernel);
 //   rows up to 1 KiB against a 4 KiB tile of the row repeated, so that the
 //   kernel's inner loop runs long;
-// - c a value per row, at least 64 bytes a row (shorter rows go grouped),
-//   the other laid out as the output or a reused row (the outer product
-//   [R, 1] with [1, C]): a splat per row, along the last outer dim.
-// Returns false, having written nothing, when neither applies.
+// - c a value per row, rows of 17-32 or of at least 64 bytes, the other laid
+//   out as the output or a reused row (the outer product [R, 1] with
+//   [1, C]): a splat per row (max_clean_values_run), run by run along the
+//   last outer dim;
+// - c rows reused within blocks ([A, B, C] with [A, 1, C]), of at least 64
+//   bytes: a max_rows_kernel call per block.
+// Other row lengths go grouped (a loop per row cost more there). Returns
+// false, having written nothing, when no layout applies.
 ONNX_OPS_KERNEL bool max2_clean(const BroadcastPlan& plan, const void* const* inputs, unsigned char* out, const MaxOps& ops) {
   if (plan.n_inputs != 2 || !ops.clean_row || plan.rank < 2) return false;
   const int last = plan.rank - 2;
@@ -393,8 +397,8 @@ ONNX_OPS_KERNEL bool max2_clean(const BroadcastPlan& plan, const void* const* in
       return true;
     }
     const bool values = plan.stride(i, last + 1) == 0;  // else c's rows are rows
-    if (kind == 3 && other <= int(values) && (values ? row_bytes > 16 && (row_bytes <= 32 || row_bytes >= 64) : row_bytes >= 64) &&
-        (values || plan.stride(i, last) == 0)) {
+    const bool long_enough = row_bytes >= 64 || (values && row_bytes > 16 && row_bytes <= 32);
+    if (kind == 3 && other <= int(values) && long_enough && (values || plan.stride(i, last) == 0)) {
       int64_t count = 1;  // c's own elements
       for (int k = 0; k < plan.rank; ++k)
         if (plan.stride(i, k) != 0) count *= plan.dims[k];
