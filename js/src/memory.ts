@@ -226,6 +226,11 @@ export class Heap {
   get descriptorAddress(): number {
     return this.descAddress;
   }
+
+  /** Words the descriptor block holds now (0 before the first call that needs one, or after trim). */
+  get descriptorWords(): number {
+    return this.descWords;
+  }
 }
 
 /** @internal The key of a wasm tensor's internal dims (see WasmTensor). */

@@ -7,6 +7,7 @@ import {
   supportedDtypes, toDType,
 } from '../../js/src/index';
 import { getOps, plain, thrown } from './helpers';
+import { count, firstDifference, randomData, refMax, refRelu, rng } from './reference';
 
 const f32bits = (x: ArrayLike<number>) => Array.from(new Uint32Array(Float32Array.from(x).buffer));
 
@@ -316,5 +317,98 @@ describe('float16 / bfloat16 helpers', () => {
     expect(numberToBfloat16(Infinity)).toBe(0x7f80);
     expect(Array.from(decodeFloat16(encodeFloat16([0.5, -2, 1e5])))).toEqual([0.5, -2, Infinity]);
     expect(Array.from(decodeBfloat16(encodeBfloat16([1.5, -0.25])))).toEqual([1.5, -0.25]);
+  });
+});
+
+describe('zero-copy lanes (Ops.maxWasm, Ops.reluWasm)', () => {
+  // Calls whose inputs and out are all wasm tensors skip the general path's
+  // per-input records (js/src/ops.ts): they must give its bits, and leave to
+  // it, untouched, every call it would refuse.
+  const maxCases: [number[][], number[]][] = [
+    [[[37], [37]], [37]], [[[37], []], [37]], [[[], [37], []], [37]], [[[5], [5], [5]], [5]],
+    [[[6, 7], [6, 7], [6, 7], [6, 7]], [6, 7]], [[[1], []], [1]], [[[], []], []], [[[0], [0]], [0]], [[[0, 3], []], [0, 3]],
+    [[[4, 9], [9]], [4, 9]], [[[4, 9], [4, 1]], [4, 9]], [[[4, 1], [1, 9]], [4, 9]], [[[1, 9], [9]], [1, 9]],
+    [[[3], [2, 3], []], [2, 3]], [[[2, 1, 5], [2, 4, 5], [5]], [2, 4, 5]],
+    [Array.from({ length: 40 }, () => [6]), [6]], // 40 inputs: the descriptor outgrows its first block
+  ];
+  test('Max and Relu into out give the reference bits: every dtype, shape form and number of inputs, in place', async () => {
+    const rand = rng(7);
+    for (const dtype of DTYPES) {
+      const ops = await createOps(); // a fresh instance: its first call makes the descriptor block
+      for (const [shapes, outShape] of maxCases) {
+        const inputs = shapes.map((shape) => ({ dtype, shape, data: randomData(dtype, count(shape), rand) }));
+        const want = refMax(inputs);
+        expect(want.shape).toEqual(outShape);
+        const tensors = inputs.map((t) => ops.tensor(dtype, t.shape, t.data));
+        const out = ops.tensor(dtype, outShape);
+        for (let round = 0; round < 2; round++) {
+          expect(ops.max(tensors, { out })).toBe(out);
+          expect(firstDifference(out.data, want.bytes, DTYPE_INFO[dtype].bytes)).toBe(-1);
+        }
+        const same = tensors.findIndex((t) => t.shape.length === outShape.length && t.shape.every((d, k) => d === outShape[k]));
+        if (same >= 0) { // in place (an outer product has no input of the result's shape)
+          expect(ops.max(tensors, { out: tensors[same] })).toBe(tensors[same]);
+          expect(firstDifference(tensors[same].data, want.bytes, DTYPE_INFO[dtype].bytes)).toBe(-1);
+        }
+        if (supportedDtypes('Relu').includes(dtype)) {
+          const x = { dtype, shape: outShape, data: randomData(dtype, count(outShape), rand) };
+          const t = ops.tensor(dtype, x.shape, x.data);
+          expect(ops.relu(t, { out })).toBe(out);
+          expect(firstDifference(out.data, refRelu(x), DTYPE_INFO[dtype].bytes)).toBe(-1);
+          expect(ops.relu(t, { out: t })).toBe(t);
+          expect(firstDifference(t.data, refRelu(x), DTYPE_INFO[dtype].bytes)).toBe(-1);
+          t.dispose();
+        }
+        tensors.forEach((t) => t.dispose());
+        out.dispose();
+      }
+      expect(ops.memoryStats().liveAllocations).toBe(0);
+    }
+  });
+
+  test('calls the lanes refuse get the general path\'s errors, with out left as it was', async () => {
+    const ops = await createOps();
+    const other = await createOps();
+    const f = (shape: number[], dtype = 'float32') =>
+      ops.tensor(dtype, shape, new DTYPE_INFO[toDType(dtype)].array(count(shape)).fill(2 as never));
+    const a = f([3]), b = f([3]), s = f([]), m = f([2, 3]), row4 = f([4]), empty = f([0]), i32 = f([3], 'int32');
+    const out = f([3]), out23 = f([2, 3]), out24 = f([2, 4]), outI = f([3], 'int32'), out4 = f([4]);
+    for (const o of [out, out23, out24, outI, out4]) (o.data as Float32Array | Int32Array).fill(-7);
+    const outs = [out, out23, out24, outI, out4];
+    const before = outs.map((o) => Array.from(o.data as Float32Array | Int32Array));
+    expect(ops.max([a, b], { out })).toBe(out); // the lane is set up (descriptor made) and runs
+    expect(Array.from(out.data as Float32Array)).toEqual([2, 2, 2]);
+    (out.data as Float32Array).fill(-7);
+    const gone = f([3]);
+    gone.dispose();
+    const foreign = other.tensor('float32', [3]);
+    const hugeEmpty = ops.tensor('float32', [0, 2 ** 32 + 3]);
+    const cases: [() => unknown, string][] = [
+      [() => ops.max([i32, i32], { out: outI, opset: 6 }), 'DTYPE_NOT_ALLOWED'], // Max-6: floats only
+      [() => ops.max([a, s], { out, opset: 7 }), 'SHAPE_MISMATCH'], // no broadcasting before Max-8
+      [() => ops.relu(i32, { out: outI, opset: 6 }), 'DTYPE_NOT_ALLOWED'],
+      [() => ops.max([a, gone], { out }), 'DISPOSED'],
+      [() => ops.relu(gone, { out }), 'DISPOSED'],
+      [() => ops.max([a, foreign], { out }), 'FOREIGN_TENSOR'],
+      [() => ops.relu(foreign, { out }), 'FOREIGN_TENSOR'],
+      [() => ops.max([a, i32], { out }), 'DTYPE_MISMATCH'],
+      [() => ops.max([i32, i32], { out }), 'OUT_MISMATCH'], // out of another dtype
+      [() => ops.relu(i32, { out }), 'OUT_MISMATCH'],
+      [() => ops.max([row4, row4], { out }), 'OUT_MISMATCH'], // same shapes, out of other dims
+      [() => ops.relu(row4, { out }), 'OUT_MISMATCH'],
+      [() => ops.max([s, s], { out }), 'OUT_MISMATCH'], // rank-0 values only: the result is rank 0
+      [() => ops.max([m, a], { out: out24 }), 'OUT_MISMATCH'], // broadcasts to [2, 3], not out's [2, 4]
+      [() => ops.max([m, row4], { out: out23 }), 'BROADCAST_MISMATCH'],
+      [() => ops.max([empty, a], { out }), 'BROADCAST_MISMATCH'],
+      [() => ops.max([hugeEmpty, a], { out }), 'BROADCAST_MISMATCH'], // dims past int32: not for a descriptor
+      [() => ops.max([a, s, row4], { out: out4 }), 'BROADCAST_MISMATCH'],
+    ];
+    for (const [call, code] of cases) {
+      expect(thrown(call).code).toBe(code);
+      outs.forEach((o, k) => expect(Array.from(o.data as Float32Array | Int32Array)).toEqual(before[k]));
+    }
+    // a plain input among wasm tensors takes the general path, with the same result
+    expect(ops.max([a, new Float32Array([1, 5, 1]), s], { out })).toBe(out);
+    expect(Array.from(out.data as Float32Array)).toEqual([2, 5, 2]);
   });
 });
