@@ -5,7 +5,7 @@ module.exports = {
   roots: ['<rootDir>/tests/js'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: { module: 'commonjs', moduleResolution: 'node', esModuleInterop: true, strict: true, target: 'ES2020', types: ['jest', 'node'], isolatedModules: true } }],
+    '^.+\\.ts$': ['ts-jest', { tsconfig: { module: 'commonjs', moduleResolution: 'node', esModuleInterop: true, strict: true, target: 'ES2022', useDefineForClassFields: false, types: ['jest', 'node'], isolatedModules: true } }],
   },
   moduleNameMapper: {
     '^\\./wasm/onnx-ops-wasm\\.js$': '<rootDir>/build/wasm/module/cjs/onnx-ops-wasm.js',

@@ -133,7 +133,7 @@ for (const [kind, format, type] of [['esm', 'esm', 'module'], ['cjs', 'cjs', 'co
   const entry = join(tmp, `loader-${kind}.mjs`);
   writeFileSync(glueFile, glue);
   writeFileSync(entry, loader(`import glue from ${JSON.stringify('./' + glueFile.split('/').pop())};`));
-  const common = { bundle: true, format, target: 'es2020', platform: 'neutral', minify: true, legalComments: 'inline', logLevel: 'warning' };
+  const common = { bundle: true, format, target: 'es2022', platform: 'neutral', minify: true, legalComments: 'inline', logLevel: 'warning' };
   await build({
     ...common, entryPoints: [entry], outfile: join(dist, kind, 'wasm', 'onnx-ops-wasm.js'), banner: { js: banner },
     define: kind === 'cjs' ? { 'import.meta.url': 'undefined' } : {},

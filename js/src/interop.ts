@@ -81,7 +81,7 @@ export function toOrt<R>(
   if (Tensor !== undefined && typeof Tensor !== 'function') {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined, 'options.Tensor must be a tensor constructor');
   }
-  const c = checkInput(x, op, undefined, x instanceof WasmTensor ? x.heap : undefined);
+  const c = checkInput(x, op, undefined, WasmTensor.is(x) ? x.heap : undefined); // its own heap: any instance's tensor
   let dtype: DType = c.info.name;
   let data: TypedArray = c.wasm ? c.wasm.toPlain().data : standardView(c.data!, c.info.array); // this realm's own class
   if (dtype === 'bfloat16') {

@@ -235,8 +235,6 @@ export class Heap {
 
 /** @internal The key of a wasm tensor's internal dims (see WasmTensor). */
 export const DIMS: unique symbol = Symbol('onnx-ops-wasm dims');
-/** @internal The key of a wasm tensor's one changing field (see WasmTensor). */
-const CELL: unique symbol = Symbol('onnx-ops-wasm address');
 /**
  * The mark of a WasmTensor of any copy of this library: its ES module and
  * CommonJS builds, loaded side by side, are separate classes (instanceof
@@ -249,44 +247,64 @@ export const TENSOR_MARK: unique symbol = Symbol.for('onnx-ops-wasm.WasmTensor')
 
 /**
  * A tensor whose data lives in wasm memory. Ops given such tensors read and
- * write them in place, with no copy. Free it with dispose(). Frozen: an
- * assignment to its fields (size, dtype, ...) cannot make a kernel read or
- * write outside its memory.
+ * write them in place, with no copy. Free it with dispose(). Frozen, and its
+ * internals (heap, address, dims) are private fields: an assignment to its
+ * fields (size, dtype, ...) cannot make a kernel read or write outside its
+ * memory; a Proxy around it, or an object made from its prototype, has none
+ * of them (WasmTensor.is tells; the ops refuse such look-alikes). Private
+ * fields, not properties defined one by one: making a tensor cost 0.14
+ * instead of 0.49 µs.
  */
 export class WasmTensor {
-  /** @internal */ declare readonly heap: Heap;
-  /** @internal Its address in wasm memory, -1 once disposed (the only field that changes). */
-  declare readonly [CELL]: { address: number };
+  readonly #heap: Heap;
+  #address: number; // -1 once disposed (the only field that changes)
+  /**
+   * The same dims as `shape` as a plain, unfrozen array, for the call path: V8
+   * reads shapes more slowly where frozen and plain arrays meet (about 0.04
+   * µs per zero-copy Max call).
+   */
+  readonly #dims: readonly number[];
   readonly dtype: DType;
   readonly shape: readonly number[];
-  /**
-   * @internal The same dims as a plain, unfrozen array, for the call path: V8
-   * reads shapes more slowly where frozen and plain arrays meet (about 0.04 µs
-   * per zero-copy Max call). Under a module-private symbol, so nothing outside
-   * the library reaches it by name.
-   */
-  declare readonly [DIMS]: readonly number[];
   /** Number of elements. */
   readonly size: number;
   readonly byteLength: number;
 
   /** @internal — use ops.tensor(). */
   constructor(heap: Heap, dtype: DType, shape: readonly number[], size: number, address: number) {
-    // The internals are not enumerable: console.log(tensor) shows dtype,
-    // shape, size and byteLength, not the whole module behind the heap.
-    Object.defineProperty(this, 'heap', { value: heap });
+    this.#heap = heap;
+    this.#address = address;
+    this.#dims = [...shape];
     this.dtype = dtype;
-    Object.defineProperty(this, DIMS, { value: [...shape] });
     this.shape = Object.freeze([...shape]);
     this.size = size;
     this.byteLength = size * DTYPE_INFO[dtype].bytes;
-    Object.defineProperty(this, CELL, { value: { address } });
     Object.freeze(this);
   }
 
-  /** @internal Its address in wasm memory (-1 once disposed). */
+  /**
+   * @internal Whether x is a WasmTensor itself: `instanceof` also holds for a
+   * Proxy around one (whose traps may forward the getters below to the real
+   * tensor or lie) and for an object made from the prototype; neither has the
+   * private fields.
+   */
+  static is(x: unknown): x is WasmTensor {
+    return typeof x === 'object' && x !== null && #address in x;
+  }
+
+  /** @internal Its heap (read only once WasmTensor.is(this) holds, or after assertLive). */
+  get heap(): Heap {
+    return this.#heap;
+  }
+
+  /** @internal Its address in wasm memory (-1 once disposed, and for a look-alike). */
   get address(): number {
-    return this[CELL].address;
+    return #address in this ? this.#address : -1;
+  }
+
+  /** @internal Its dims, a plain array (read only once WasmTensor.is(this) holds). */
+  get [DIMS](): readonly number[] {
+    return this.#dims;
   }
 
   /**
@@ -305,9 +323,9 @@ export class WasmTensor {
 
   /** Frees the wasm memory. Using the tensor afterwards is a DISPOSED error. Idempotent. */
   dispose(): void {
-    const cell = this[CELL];
-    if (cell.address > 0) this.heap.free(cell.address);
-    cell.address = -1;
+    if (!(#address in this)) return; // a look-alike holds no memory
+    if (this.#address > 0) this.#heap.free(this.#address);
+    this.#address = -1;
   }
 
   /** A plain copy: `{ dtype, shape, data }` with a fresh typed array. */

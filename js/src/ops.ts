@@ -211,7 +211,7 @@ export class Ops {
     let words = 2 * n + 4 + dims.length; // the flat descriptor, then the general one
     for (let i = 0; i < n; i++) {
       const x = inputs[i];
-      if (!(x instanceof WasmTensor) || x.heap !== heap || x.dtype !== dtype) return false;
+      if (!WasmTensor.is(x) || x.heap !== heap || x.dtype !== dtype) return false;
       const address = x.address;
       if (address < 0 || (x.size === 0 && size > 0)) return false;
       const d = x[DIMS];
@@ -242,7 +242,7 @@ export class Ops {
   private reluWasm(version: number, x: unknown, out: WasmTensor): boolean {
     const { heap } = this;
     const dtype = out.dtype;
-    if (!(x instanceof WasmTensor) || x.heap !== heap || x.dtype !== dtype || x.address < 0 ||
+    if (!WasmTensor.is(x) || x.heap !== heap || x.dtype !== dtype || x.address < 0 ||
       !sameShape(x[DIMS], out[DIMS]) || !dtypesOfVersion('Relu', version).includes(dtype)) return false;
     if (x.size > 0) checkStatus('Relu', heap.module._onnx_ops_relu(DTYPE_INFO[dtype].onnx, x.address, out.address, x.size));
     return true;

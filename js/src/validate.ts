@@ -140,6 +140,10 @@ export function checkNotOtherCopys(x: object, op: string, input: InputRef): void
 
 /** Checks that a wasm tensor belongs to `owner` and is not disposed. */
 export function checkOwnTensor(x: WasmTensor, op: string, input: InputRef, owner: Heap | undefined): void {
+  if (!WasmTensor.is(x)) {
+    throw new OnnxOpsError('INVALID_ARGUMENT', op, input,
+      'not a tensor from ops.tensor(): a Proxy around one, or an object made from its prototype');
+  }
   if (x.heap !== owner) {
     throw new OnnxOpsError('FOREIGN_TENSOR', op, input, 'the tensor belongs to another createOps() instance');
   }

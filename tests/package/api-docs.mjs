@@ -35,6 +35,7 @@ function declaredExports() {
         const decl = m.declarations?.[0];
         if (!decl || !decl.getSourceFile().fileName.startsWith(join(ROOT, 'dist', 'types'))) continue; // inherited (Error)
         if (ts.getCombinedModifierFlags(decl) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) continue;
+        if (m.name.startsWith('#')) continue; // `#private`: declarations' stand-in for private fields
         members.push(m.name);
       }
     }
