@@ -252,7 +252,7 @@ export const TENSOR_MARK: unique symbol = Symbol.for('onnx-ops-wasm.WasmTensor')
  * fields (size, dtype, ...) cannot make a kernel read or write outside its
  * memory; a Proxy around it, or an object made from its prototype, has none
  * of them (WasmTensor.is tells; the ops refuse such look-alikes). Private
- * fields, not properties defined one by one: making a tensor cost 0.14
+ * fields, not properties defined one by one: making a tensor cost 0.13
  * instead of 0.49 µs.
  */
 export class WasmTensor {
