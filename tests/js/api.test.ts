@@ -344,6 +344,11 @@ describe('zero-copy lanes (Ops.maxWasm, Ops.reluWasm)', () => {
         for (let round = 0; round < 2; round++) {
           expect(ops.max(tensors, { out })).toBe(out);
           expect(firstDifference(out.data, want.bytes, DTYPE_INFO[dtype].bytes)).toBe(-1);
+          const fresh = ops.max(tensors) as WasmTensor; // no out: a new tensor
+          expect(fresh).toBeInstanceOf(WasmTensor);
+          expect([fresh.dtype, [...fresh.shape]]).toEqual([dtype, outShape]);
+          expect(firstDifference(fresh.data, want.bytes, DTYPE_INFO[dtype].bytes)).toBe(-1);
+          fresh.dispose();
         }
         const same = tensors.findIndex((t) => t.shape.length === outShape.length && t.shape.every((d, k) => d === outShape[k]));
         if (same >= 0) { // in place (an outer product has no input of the result's shape)
@@ -403,9 +408,18 @@ describe('zero-copy lanes (Ops.maxWasm, Ops.reluWasm)', () => {
       [() => ops.max([hugeEmpty, a], { out }), 'BROADCAST_MISMATCH'], // dims past int32: not for a descriptor
       [() => ops.max([a, s, row4], { out: out4 }), 'BROADCAST_MISMATCH'],
     ];
+    cases.push( // without out: the lane's new tensor is made only for a call it takes
+      [() => ops.max([i32, i32], { opset: 6 }), 'DTYPE_NOT_ALLOWED'], [() => ops.max([a, s], { opset: 7 }), 'SHAPE_MISMATCH'],
+      [() => ops.max([a, gone]), 'DISPOSED'], [() => ops.max([gone, a]), 'DISPOSED'], [() => ops.max([a, foreign]), 'FOREIGN_TENSOR'],
+      [() => ops.max([foreign, a]), 'FOREIGN_TENSOR'], [() => ops.max([a, i32]), 'DTYPE_MISMATCH'],
+      [() => ops.max([a, row4]), 'BROADCAST_MISMATCH'], [() => ops.max([m, row4]), 'BROADCAST_MISMATCH'],
+      [() => ops.max([s, empty, a]), 'BROADCAST_MISMATCH'],
+    );
+    const live = ops.memoryStats().liveAllocations;
     for (const [call, code] of cases) {
       expect(thrown(call).code).toBe(code);
       outs.forEach((o, k) => expect(Array.from(o.data as Float32Array | Int32Array)).toEqual(before[k]));
+      expect(ops.memoryStats().liveAllocations).toBe(live);
     }
     // a plain input among wasm tensors takes the general path, with the same result
     expect(ops.max([a, new Float32Array([1, 5, 1]), s], { out })).toBe(out);
