@@ -9,7 +9,7 @@ import { type OpName, dtypesOfVersion, firstVersionWith, opVersion, supportedDty
 import { type Kernel, type Part, SCRATCH_BYTES, checkStatus, flat, runPlain } from './plain.js';
 import {
   type Checked, type PlainTensorLike, type Tensor, type TensorLike, broadcastChecked, checkFits, checkInput, checkOwnTensor,
-  checkNotOtherCopys, checkPlainOut, checkShape, checkUnchanged, elementCount, sameShape,
+  checkNotOtherCopys, checkPlainOut, checkShape, checkUnchanged, elementCount, isOwnLiveTensor, sameShape,
 } from './validate.js';
 import type { OnnxOpsModule } from './wasm/onnx-ops-wasm.js';
 
@@ -215,6 +215,7 @@ export class Ops {
     }
     const dtype = shaped!.dtype;
     if (!dtypesOfVersion('Max', version).includes(dtype)) return undefined;
+    const info = DTYPE_INFO[dtype];
     const dims = shaped![DIMS];
     const size = shaped!.size;
     // Each input read once more, checked: the flat descriptor (bindings.cpp)
@@ -225,31 +226,28 @@ export class Ops {
     let words = 2 * n + 4 + dims.length; // the flat descriptor, then the general one
     for (let i = 0; i < n; i++) {
       const x = inputs[i];
-      if (!WasmTensor.is(x) || x.heap !== heap || x.dtype !== dtype) return undefined;
-      const address = x.address;
-      if (address < 0 || (x.size === 0 && size > 0)) return undefined;
+      if (!isOwnLiveTensor(x, heap) || x.dtype !== dtype || (x.size === 0 && size > 0)) return undefined;
       const d = x[DIMS];
       if (sameShape(d, dims)) full = true;
       else if (version < 8) return undefined;
       else if (d.length !== 0) flat = false;
-      w[2 * i] = address;
+      w[2 * i] = x.address;
       w[2 * i + 1] = x.size === size ? 0 : 1;
       words += 2 + d.length;
       callDims[i] = d; // by index: emptying the array each call would free its storage
     }
     if (flat) {
       if (!full) return undefined;
-      const onnx = DTYPE_INFO[dtype].onnx;
-      const result = out ?? new WasmTensor(heap, dtype, dims, size, heap.alloc(size * DTYPE_INFO[dtype].bytes, 'Max'));
+      const result = out ?? new WasmTensor(heap, dtype, dims, size, heap.alloc(size * info.bytes, 'Max'));
       if (size > 0) {
-        const status = heap.module._onnx_ops_max_flat(onnx, n, heap.descriptorAddress, result.address, size);
+        const status = heap.module._onnx_ops_max_flat(info.onnx, n, heap.descriptorAddress, result.address, size);
         if (status !== 0 && !out) result.dispose();
         checkStatus('Max', status);
       }
       return result;
     }
     if (!out || size === 0 || words > heap.descriptorWords) return undefined;
-    return this.maxGeneral(DTYPE_INFO[dtype].onnx, n, out.address, dims, words) === 0 ? out : undefined;
+    return this.maxGeneral(info.onnx, n, out.address, dims, words) === 0 ? out : undefined;
   }
 
   /**
@@ -260,8 +258,8 @@ export class Ops {
   private reluWasm(version: number, x: unknown, out: WasmTensor): boolean {
     const { heap } = this;
     const dtype = out.dtype;
-    if (!WasmTensor.is(x) || x.heap !== heap || x.dtype !== dtype || x.address < 0 ||
-      !sameShape(x[DIMS], out[DIMS]) || !dtypesOfVersion('Relu', version).includes(dtype)) return false;
+    if (!isOwnLiveTensor(x, heap) || x.dtype !== dtype || !sameShape(x[DIMS], out[DIMS]) ||
+      !dtypesOfVersion('Relu', version).includes(dtype)) return false;
     if (x.size > 0) checkStatus('Relu', heap.module._onnx_ops_relu(DTYPE_INFO[dtype].onnx, x.address, out.address, x.size));
     return true;
   }

@@ -138,6 +138,14 @@ export function checkNotOtherCopys(x: object, op: string, input: InputRef): void
   }
 }
 
+/**
+ * Whether x is a live wasm tensor of `owner`: what checkOwnTensor requires of
+ * a tensor, asked without an error (the zero-copy lanes of ops.ts).
+ */
+export function isOwnLiveTensor(x: unknown, owner: Heap): x is WasmTensor {
+  return WasmTensor.is(x) && x.heap === owner && x.address >= 0;
+}
+
 /** Checks that a wasm tensor belongs to `owner` and is not disposed. */
 export function checkOwnTensor(x: WasmTensor, op: string, input: InputRef, owner: Heap | undefined): void {
   if (!WasmTensor.is(x)) {
