@@ -77,9 +77,14 @@ struct IeeeLanes<double> {
   static v128_t at_or_below_neg_inf(v128_t x) {
     return wasm_i64x2_lt(x, wasm_i64x2_splat(int64_t(0xfff0000000000000ull) + 1));
   }
-  // No 64-bit min in wasm, and a 32-bit one would also stop at any low word
-  // of 0x80000000 (an eighth of the doubles converted from float32): a mask
-  // of -0 results, merged by or. Two instructions per vector.
+  // A mask of -0 results, merged by or: two instructions per vector. One
+  // would do, as float32's: -0's high word is the lowest int32, so the signed
+  // 32-bit minimum of the results flags it in the high-word lanes (the test
+  // masking the low words off). That ran float64 Max-2 of 1e4 elements at
+  // 1.01x pmax instead of 1.08x, but beyond L2 (1e5-1e6) 3-10 % slower than
+  // this form, which runs there at 0.94-0.99x pmax; both loops, chosen by run
+  // size, added 359 gzip bytes, which the package's size budget did not have
+  // (docs/PERFORMANCE.md).
   static v128_t neg_zero_mark(v128_t r) { return is_neg_zero(r); }
   static v128_t merge_neg_zero(v128_t x, v128_t y) { return wasm_v128_or(x, y); }
   static v128_t saw_neg_zero(v128_t m) { return m; }
