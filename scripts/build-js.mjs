@@ -29,7 +29,8 @@ const dist = join(root, 'dist');
 const tmp = join(root, 'build', 'js');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const project = join(root, 'js', 'tsconfig.build.json');
-const DATA_URI = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/g;
+// Not global: a /g regex keeps lastIndex between .test() calls (matchAll makes its own copy below).
+const DATA_URI = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/;
 
 rmSync(dist, { recursive: true, force: true });
 rmSync(tmp, { recursive: true, force: true });
@@ -61,7 +62,7 @@ function esmGlueAndWasm() {
 /** The wasm in the CommonJS glue's data URI. */
 function cjsWasm() {
   const glue = readFileSync(join(moduleDir('cjs'), 'onnx-ops-wasm.js'), 'utf8');
-  const found = [...glue.matchAll(DATA_URI)];
+  const found = [...glue.matchAll(new RegExp(DATA_URI, 'g'))];
   if (found.length !== 1) throw new Error(`build-js: expected one wasm data URI in the cjs glue, found ${found.length}`);
   return Buffer.from(found[0][1], 'base64');
 }
