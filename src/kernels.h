@@ -66,13 +66,19 @@ inline v128_t splat_value(T x) {
 // mode; index arithmetic costs several integer instructions per load.
 
 // Bytes per chunk of the fast Max path below (one check per chunk): 4 KiB,
-// but 1 KiB from a chunk that had to be redone until 4 KiB in a row pass.
+// but 1 KiB from a chunk that had to be redone until 64 KiB in a row pass.
 // With 1 KiB only, the per-chunk test and loop exit cost float32 Max-2 in
 // cache 1.10x pmax instead of 1.03x (bench/kernels.cpp, 1e4 elements); with
 // 4 KiB only, a NaN every thousand elements sent nearly every chunk to the
-// exact path (2x slower than 1 KiB chunks there).
+// exact path (2x slower than 1 KiB chunks there). Back to 4 KiB after 4 KiB
+// in a row, as first, a NaN every 8-32 KiB of an operand sent a 4 KiB chunk
+// to the exact path each time: float32 Max-2 at 1e5 elements ran at 1.98x /
+// 1.51x / 1.28x pmax with one every 8 / 16 / 32 KiB, 1.29x / 1.20x / 1.15x
+// now (Max-3 2.50x / 1.73x / 1.38x, now 1.41x / 1.21x / 1.13x); a NaN every
+// 80-128 KiB now costs up to 7 % more (docs/PERFORMANCE.md).
 constexpr size_t kFastMaxChunkBytes = 4096;
 constexpr size_t kFastMaxSmallChunkBytes = 1024;
+constexpr size_t kFastMaxCalmBytes = 65536;
 
 #ifdef ONNX_OPS_VECTOR
 // Whether a fast Max result may stand in for the chain's first operand in the
@@ -105,6 +111,7 @@ struct FastMax {
   static constexpr size_t kLanes = 16 / sizeof(T);
   static constexpr size_t kChunk = kFastMaxChunkBytes / sizeof(T);
   static constexpr size_t kSmallChunk = kFastMaxSmallChunkBytes / sizeof(T);
+  static constexpr size_t kCalm = kFastMaxCalmBytes / sizeof(T);
 
   // out[0..m) exactly; m is a multiple of kLanes.
   ONNX_OPS_COLD static void exact(size_t m, const T* a, const T* b, const T* c, T* out) {
@@ -129,10 +136,10 @@ struct FastMax {
     const T *x = a, *y = b, *z = c;
     if (kReorder && out == b) x = b, y = a;
     else if (kReorder && kThree && out == c) x = c, y = a, z = b;
-    size_t passed = kChunk;  // elements that passed since the last redo (small chunks until kChunk)
+    size_t passed = kCalm;  // elements that passed since the last redo (small chunks until kCalm)
     size_t done = 0;
     while (n - done >= kLanes) {
-      const size_t chunk = passed >= kChunk ? kChunk : kSmallChunk;
+      const size_t chunk = passed >= kCalm ? kChunk : kSmallChunk;
       const size_t m = n - done < chunk ? (n - done) / kLanes * kLanes : chunk;
       const T* px = x + done;
       const T* py = y + done;

@@ -165,14 +165,22 @@ TEST_CASE_TEMPLATE("max and max3 kernels: long runs, one special per run, in pla
 
 TEST_CASE_TEMPLATE("max kernels: specials scattered over a long run (chunks redone, small chunks, back to big)", Tr,
                    ONNX_OPS_ALL_TRAITS) {
+  // Special-free values between the specials, so that the fast path's chunks
+  // pass: a special every 97 elements (every chunk redone), every third of a
+  // chunk, every two chunks (small chunks between), and every
+  // kFastMaxCalmBytes and a chunk (back to big chunks between).
   using T = typename Tr::T;
   std::mt19937_64 rng(7);
   const auto sp = test::specials<Tr>();
-  const size_t chunk = kFastMaxChunkBytes / sizeof(T);
-  const size_t n = 6 * chunk + 77;
-  for (size_t every : {size_t(97), chunk / 3, 2 * chunk + 5}) {
-    std::vector<T> a0 = test::random_vector<Tr>(rng, n), b0 = test::random_vector<Tr>(rng, n),
-                   c0 = test::random_vector<Tr>(rng, n);
+  const size_t chunk = kFastMaxChunkBytes / sizeof(T), calm = kFastMaxCalmBytes / sizeof(T);
+  const size_t n = 2 * calm + 6 * chunk + 77;
+  for (size_t every : {size_t(97), chunk / 3, 2 * chunk + 5, calm + chunk + 5}) {
+    std::vector<T> a0(n), b0(n), c0(n);
+    for (size_t i = 0; i < n; ++i) {
+      a0[i] = T(1 + i % 7);
+      b0[i] = T(2 + i % 5);
+      c0[i] = T(3 + i % 3);
+    }
     for (size_t i = every / 2; i < n; i += every) ((i / every) % 3 == 0 ? a0 : (i / every) % 3 == 1 ? b0 : c0)[i] =
         sp[rng() % sp.size()];
     INFO("a special every " << every);
