@@ -65,20 +65,26 @@ inline v128_t splat_value(T x) {
 // offsets (v128.load offset=16, 32, 48), which V8 folds into the addressing
 // mode; index arithmetic costs several integer instructions per load.
 
-// Bytes per chunk of the fast Max path below (one check per chunk): 4 KiB,
-// but 1 KiB from a chunk that had to be redone until 64 KiB in a row pass.
-// With 1 KiB only, the per-chunk test and loop exit cost float32 Max-2 in
-// cache 1.10x pmax instead of 1.03x (bench/kernels.cpp, 1e4 elements); with
-// 4 KiB only, a NaN every thousand elements sent nearly every chunk to the
-// exact path (2x slower than 1 KiB chunks there). Back to 4 KiB after 4 KiB
-// in a row, as first, a NaN every 8-32 KiB of an operand sent a 4 KiB chunk
-// to the exact path each time: float32 Max-2 at 1e5 elements ran at 1.98x /
-// 1.51x / 1.28x pmax with one every 8 / 16 / 32 KiB, 1.29x / 1.20x / 1.15x
-// now (Max-3 2.50x / 1.73x / 1.38x, now 1.41x / 1.21x / 1.13x); a NaN every
-// 80-128 KiB now costs up to 7 % more (docs/PERFORMANCE.md).
+// Bytes per chunk of the fast Max path below (one check per chunk): 4 KiB;
+// after a chunk had to be redone, 256 B until 4 KiB in a row pass, then 1 KiB
+// until 64 KiB do. Measured (bench/kernels.cpp and docs/PERFORMANCE.md;
+// float32 Max-2, ratio to pmax):
+// - small chunks cost: with 1 KiB only, the per-chunk test and loop exit made
+//   Max-2 of 1e4 elements in cache 1.10x pmax instead of 1.03x;
+// - a NaN every 1-4 KiB of an operand puts one in most chunks, each computed
+//   twice: at 1e5 elements, 3.0x / 2.1x / 1.6x with 1 KiB chunks there,
+//   1.7x / 1.6x / 1.4x with 256 B ones;
+// - a NaN every 8-32 KiB sent a 4 KiB chunk to the exact path each time when
+//   4 KiB in a row sufficed to go back to 4 KiB: 1.98x / 1.51x / 1.28x pmax,
+//   1.29x / 1.20x / 1.15x with the 64 KiB (Max-3 2.50x / 1.73x / 1.38x, now
+//   1.41x / 1.21x / 1.13x); a NaN every 80-128 KiB costs up to 7 % more.
 constexpr size_t kFastMaxChunkBytes = 4096;
 constexpr size_t kFastMaxSmallChunkBytes = 1024;
+constexpr size_t kFastMaxTinyChunkBytes = 256;
 constexpr size_t kFastMaxCalmBytes = 65536;
+// The chunk is computed as tiny << 2 * (steps passed), the smallest code.
+static_assert(kFastMaxSmallChunkBytes == 4 * kFastMaxTinyChunkBytes && kFastMaxChunkBytes == 4 * kFastMaxSmallChunkBytes,
+              "FastMax::run's chunk formula");
 
 #ifdef ONNX_OPS_VECTOR
 // Whether a fast Max result may stand in for the chain's first operand in the
@@ -110,7 +116,7 @@ struct FastMax {
   using T = typename Tr::T;
   static constexpr size_t kLanes = 16 / sizeof(T);
   static constexpr size_t kChunk = kFastMaxChunkBytes / sizeof(T);
-  static constexpr size_t kSmallChunk = kFastMaxSmallChunkBytes / sizeof(T);
+  static constexpr size_t kTinyChunk = kFastMaxTinyChunkBytes / sizeof(T);
   static constexpr size_t kCalm = kFastMaxCalmBytes / sizeof(T);
 
   // out[0..m) exactly; m is a multiple of kLanes.
@@ -136,10 +142,10 @@ struct FastMax {
     const T *x = a, *y = b, *z = c;
     if (kReorder && out == b) x = b, y = a;
     else if (kReorder && kThree && out == c) x = c, y = a, z = b;
-    size_t passed = kCalm;  // elements that passed since the last redo (small chunks until kCalm)
+    size_t passed = kCalm;  // elements that passed since the last redo (smaller chunks until kCalm)
     size_t done = 0;
     while (n - done >= kLanes) {
-      const size_t chunk = passed >= kCalm ? kChunk : kSmallChunk;
+      const size_t chunk = kTinyChunk << 2 * ((passed >= kChunk) + (passed >= kCalm));  // 256 B, 1 KiB or 4 KiB
       const size_t m = n - done < chunk ? (n - done) / kLanes * kLanes : chunk;
       const T* px = x + done;
       const T* py = y + done;

@@ -166,9 +166,9 @@ TEST_CASE_TEMPLATE("max and max3 kernels: long runs, one special per run, in pla
 TEST_CASE_TEMPLATE("max kernels: specials scattered over a long run (chunks redone, small chunks, back to big)", Tr,
                    ONNX_OPS_ALL_TRAITS) {
   // Special-free values between the specials, so that the fast path's chunks
-  // pass: a special every 97 elements (every chunk redone), every third of a
-  // chunk, every two chunks (small chunks between), and every
-  // kFastMaxCalmBytes and a chunk (back to big chunks between).
+  // pass: a special every 97 elements (256-byte chunks, most redone), every
+  // third of a chunk, every two chunks (1 KiB chunks between), and every
+  // kFastMaxCalmBytes and a chunk (back to 4 KiB chunks between).
   using T = typename Tr::T;
   std::mt19937_64 rng(7);
   const auto sp = test::specials<Tr>();
