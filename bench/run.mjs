@@ -390,8 +390,8 @@ function kernelMarkdown(k) {
   if (k.nan?.length) {
     L.push('### With NaNs in the data', '',
       'The same Max kernels with a NaN in b every S bytes of an operand, beside pmax on the same data (which drops the',
-      'NaNs: not a correct Max, only the speed of one). The fast path checks 4 KiB chunks (1 KiB ones for 64 KiB after',
-      'a redo) and redoes a chunk that holds a NaN exactly: 1 KiB puts one in every chunk, 256 KiB in few.', '',
+      'NaNs: not a correct Max, only the speed of one). The fast path checks 4 KiB chunks and redoes one that holds a',
+      'NaN exactly; after a redo its chunks are 256 bytes until 4 KiB pass, then 1 KiB until 64 KiB do.', '',
       '| kernel | dtype | n | a NaN every | ours µs | yardstick µs | ours / yardstick |',
       '|---|---|---:|---:|---:|---:|---:|');
     for (const r of k.nan) {
