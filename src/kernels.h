@@ -76,8 +76,9 @@ inline v128_t splat_value(T x) {
 //   1.7x / 1.6x / 1.4x with 256 B ones;
 // - a NaN every 8-32 KiB sent a 4 KiB chunk to the exact path each time when
 //   4 KiB in a row sufficed to go back to 4 KiB: 1.98x / 1.51x / 1.28x pmax,
-//   1.29x / 1.20x / 1.15x with the 64 KiB (Max-3 2.50x / 1.73x / 1.38x, now
-//   1.41x / 1.21x / 1.13x); a NaN every 80-128 KiB costs up to 7 % more.
+//   1.29x / 1.20x / 1.15x with the 64 KiB step alone (Max-3 2.50x / 1.73x /
+//   1.38x, then 1.41x / 1.21x / 1.13x), 1.39x / 1.26x / 1.21x with the 256 B
+//   chunks too (one run); a NaN every 80-128 KiB costs up to 7 % more.
 constexpr size_t kFastMaxChunkBytes = 4096;
 constexpr size_t kFastMaxSmallChunkBytes = 1024;
 constexpr size_t kFastMaxTinyChunkBytes = 256;
