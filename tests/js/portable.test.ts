@@ -1,0 +1,22 @@
+// The portable suite (tests/portable/), each case a Jest test, against the
+// library's sources. The same cases run in every other engine through
+// tests/engines/run.mjs; there each engine's features are pinned, here they
+// are those of the Node that runs Jest.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as lib from '../../js/src/index';
+import { detectFeatures, suiteCases } from '../portable/suite';
+
+const FILE = join(__dirname, '..', '..', '..', 'shared', 'conformance', 'onnx-backend-node.json');
+const conformance = JSON.parse(readFileSync(FILE, 'utf8')) as { cases: unknown[] };
+const cases = suiteCases(lib, { engine: `jest-node${process.versions.node}`, conformance, expect: detectFeatures(), bigMemory: true });
+
+describe('portable suite', () => {
+  test('has the cases it announces', () => {
+    expect(cases.length).toBeGreaterThan(2400);
+    expect(new Set(cases.map((c) => c.name)).size).toBe(cases.length);
+  });
+  test.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    await c.run();
+  });
+});

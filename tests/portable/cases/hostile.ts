@@ -1,0 +1,149 @@
+// The hostile inputs whose handling rests on engine behaviour: detached and
+// resizable ArrayBuffers, SharedArrayBuffer views, views at odd byte
+// offsets, Proxies. Each gives the right result or the pinned OnnxOpsError,
+// leaves the caller's data alone, and leaks nothing.
+import { type Case, type Env, type Lib, type Ops, check, eq, sameBits, stillUsable, throwsOnnx, bytesOf } from '../harness';
+import { type DType, refMax, refRelu } from '../reference';
+
+const detach = (buffer: ArrayBufferLike): void => {
+  structuredClone(buffer, { transfer: [buffer as ArrayBuffer] });
+};
+
+/** An object whose dtype getter runs `act` once the inputs before it were checked. */
+const later = (act: () => void) => ({
+  get dtype() {
+    act();
+    return 'float32';
+  },
+  shape: [4],
+  data: new Float32Array(4),
+});
+
+type Resizable = ArrayBuffer & { resize(n: number): void };
+const resizable = (bytes: number, max: number): Resizable =>
+  new (ArrayBuffer as unknown as new (n: number, o: object) => Resizable)(bytes, { maxByteLength: max });
+
+export function hostileCases(lib: Lib, ops: () => Promise<Ops>, env: Env): Case[] {
+  const cases: Case[] = [
+    { name: 'hostile: views at odd byte offsets of a larger buffer give exact results and stay as they were', run: async () => {
+      const o = await ops();
+      const before = o.memoryStats();
+      const buf = new ArrayBuffer(80);
+      const all = new Uint8Array(buf);
+      for (let i = 0; i < all.length; i++) all[i] = (i * 37 + 11) & 0xff;
+      const copy = all.slice();
+      const t = (dtype: DType, offset: number, shape: number[], C: new (b: ArrayBuffer, o: number, n: number) => ArrayBufferView) =>
+        ({ dtype, shape, data: new C(buf, offset, shape.reduce((a, b) => a * b, 1)) } as never);
+      const a = t('int8', 1, [5], Int8Array);
+      const col = t('int8', 7, [3, 1], Int8Array);
+      const r1 = o.max([a, col]) as { shape: number[]; data: Int8Array };
+      eq(r1.shape, [3, 5], 'broadcast of odd-offset views');
+      sameBits(r1.data, refMax([a, col]).bytes, 1, 'int8 at offsets 1 and 7');
+      const h = t('int16', 2, [3], Int16Array);
+      sameBits((o.relu(h) as { data: Int16Array }).data, refRelu(h), 2, 'int16 at offset 2');
+      const f = t('float64', 8, [3], Float64Array);
+      const g = t('float64', 40, [3], Float64Array);
+      sameBits((o.max([f, g]) as { data: Float64Array }).data, refMax([f, g]).bytes, 8, 'float64 at offsets 8 and 40 (not 16-aligned)');
+      const u = o.tensor('uint8', [2, 2], new Uint8Array(buf, 5, 4));
+      sameBits(u.data, all.subarray(5, 9), 1, 'tensor() from an offset view');
+      u.dispose();
+      sameBits(all, copy, 1, 'the buffer is untouched');
+      stillUsable(o, before, 'after odd views');
+    } },
+
+    { name: 'hostile: a detached ArrayBuffer is INVALID_ARGUMENT in every input form, as out and in tensor()', run: async () => {
+      const o = await ops();
+      const before = o.memoryStats();
+      const dead = () => {
+        const a = new Float32Array([1, 2, 3]);
+        detach(a.buffer);
+        return a;
+      };
+      check(dead().length === 0, 'structuredClone with transfer detaches');
+      throwsOnnx(lib, 'Relu', () => o.relu(dead()), { code: 'INVALID_ARGUMENT', input: 0, mentions: ['detached'] });
+      throwsOnnx(lib, 'Relu', () => o.relu({ dtype: 'float32', shape: [3], data: dead() }), { code: 'INVALID_ARGUMENT', input: 0, mentions: ['detached'] });
+      throwsOnnx(lib, 'Max', () => o.max([new Float32Array(3), { type: 'float32', dims: [3], data: dead() }] as never), { code: 'INVALID_ARGUMENT', input: 1, mentions: ['detached'] });
+      throwsOnnx(lib, 'Relu', () => o.relu(new Float32Array(3), { out: dead() }), { code: 'INVALID_ARGUMENT', input: 'out', mentions: ['detached'] });
+      throwsOnnx(lib, 'tensor', () => o.tensor('float32', [3], dead()), { code: 'INVALID_ARGUMENT', mentions: ['detached'] });
+      // Detached by a later input's getter, after its own checks passed.
+      const a = new Float32Array([1, 2, 3, 4]);
+      throwsOnnx(lib, 'Max', () => o.max([a, later(() => detach(a.buffer))]), { code: 'INVALID_ARGUMENT', input: 0 });
+      stillUsable(o, before, 'after detached buffers');
+    } },
+
+    { name: 'hostile: SharedArrayBuffer views as inputs, tensor() data and out', run: async () => {
+      const o = await ops();
+      const before = o.memoryStats();
+      const sab = new SharedArrayBuffer(64);
+      const f = new Float32Array(sab, 4, 6);
+      f.set([-1, 2, NaN, -0, 3, -7]);
+      const x = { dtype: 'float32' as const, shape: [2, 3], data: f };
+      const r = o.relu(x) as { data: Float32Array };
+      sameBits(r.data, refRelu(x), 4, 'Relu of a shared view');
+      check(r.data.buffer !== sab, 'the result has a buffer of its own');
+      const out = new Float32Array(sab, 32, 6);
+      eq((o.max([x, new Float32Array([0, 0, 0])], { out }) as { data: unknown }).data === out, true, 'a shared typed-array out is the result\'s data');
+      sameBits(out, refMax([x, { dtype: 'float32', shape: [3], data: new Float32Array(3) }]).bytes, 4, 'Max into a shared out');
+      const t = o.tensor('float32', [6], f);
+      sameBits(t.data, bytesOf(f), 4, 'tensor() from a shared view');
+      t.dispose();
+      throwsOnnx(lib, 'Relu', () => o.relu(f, { out: new Float32Array(sab, 8, 6) }), { code: 'OVERLAP', input: 0 });
+      stillUsable(o, before, 'after shared views');
+    } },
+
+    { name: 'hostile: resizable ArrayBuffers: length-tracking views work; shrunk or grown mid-call is INVALID_ARGUMENT', run: async () => {
+      const o = await ops();
+      const before = o.memoryStats();
+      const rab = resizable(16, 64);
+      const a = new Float32Array(rab); // length-tracking
+      a.set([5, -6, 7, -8]);
+      sameBits((o.relu(a) as { data: Float32Array }).data, bytesOf(new Float32Array([5, 0, 7, 0])), 4, 'Relu of a length-tracking view');
+      rab.resize(24);
+      eq(a.length, 6, 'the view tracks the resize');
+      eq((o.relu(a) as { data: Float32Array }).data.length, 6, 'Relu after a grow');
+      for (const to of [8, 0, 32]) {
+        const r = resizable(16, 64);
+        const v = new Float32Array(r);
+        v.set([5, 6, 7, 8]);
+        const out = new Float32Array([-1, -1, -1, -1]);
+        throwsOnnx(lib, 'Max', () => o.max([v, later(() => r.resize(to))], { out }), { code: 'INVALID_ARGUMENT', input: 0 });
+        eq(Array.from(out), [-1, -1, -1, -1], 'out untouched');
+      }
+      const r2 = resizable(16, 64);
+      const fixed = new Float32Array(r2, 0, 4);
+      r2.resize(8); // a fixed-length view out of bounds
+      throwsOnnx(lib, 'Relu', () => o.relu(fixed), { code: 'INVALID_ARGUMENT', input: 0 });
+      stillUsable(o, before, 'after resizable buffers');
+    } },
+
+    { name: 'hostile: Proxies: around a tensor or out INVALID_ARGUMENT, around a typed array INVALID_ARGUMENT, around plain objects read as values', run: async () => {
+      const o = await ops();
+      const t = o.tensor('float32', [3], new Float32Array([1, -2, 3]));
+      const out = o.tensor('float32', [3]);
+      const before = o.memoryStats();
+      const lying = new Proxy(t, { get: (target, key) => (key === 'address' ? 8 : key === 'size' ? 1e6 : Reflect.get(target, key, target)) });
+      for (const fake of [new Proxy(t, {}), lying, Object.create(lib.WasmTensor.prototype)]) {
+        check(fake instanceof lib.WasmTensor, 'a look-alike passes instanceof');
+        for (const [op, call, input] of [
+          ['Max', () => o.max([t, fake], { out }), 1], ['Relu', () => o.relu(fake), 0],
+          ['Relu', () => o.relu(t, { out: fake }), 'out'],
+        ] as const) throwsOnnx(lib, op, call, { code: 'INVALID_ARGUMENT', input, mentions: ['not a tensor from ops.tensor()'] });
+        fake.dispose();
+        eq(t.disposed, false, 'dispose() of a look-alike frees nothing');
+      }
+      throwsOnnx(lib, 'Relu', () => o.relu(new Proxy(new Float32Array(3), {}) as never), { code: 'INVALID_ARGUMENT', input: 0 });
+      throwsOnnx(lib, 'Relu', () => o.relu({ dtype: 'float32', shape: [3], data: new Proxy(new Float32Array(3), {}) } as never), { code: 'INVALID_ARGUMENT', input: 0 });
+      const x = new Proxy({ dtype: 'float32', shape: new Proxy([3], {}), data: new Float32Array([-1, 0, 2]) }, {});
+      sameBits((o.relu(x) as { data: Float32Array }).data, bytesOf(new Float32Array([0, 0, 2])), 4, 'a Proxy of a plain tensor is read through its traps');
+      eq(o.max(new Proxy([t, t], {}), new Proxy({ out }, {})) === out, true, 'a Proxy of the inputs array and of the options');
+      sameBits(out.data, bytesOf(new Float32Array([1, -2, 3])), 4, 'Max through Proxies');
+      stillUsable(o, before, 'after Proxies');
+      t.dispose();
+      out.dispose();
+    } },
+  ];
+  // Where the engine lacks a kind of buffer, the case is not run: the runner's
+  // expectations (the features case in runtime.ts) say which engines must have it.
+  return cases.filter((c) => (!c.name.includes('SharedArrayBuffer') || env.expect.sharedArrayBuffer) &&
+    (!c.name.includes('resizable') || env.expect.resizableArrayBuffer));
+}
