@@ -30,6 +30,7 @@ export function conformanceCases(lib: Lib, ops: () => Promise<Ops>, env: Env): C
       eq(versionAt(c.op, c.opset), c.opVersion, 'the suite\'s own rules resolve the opset as the file does');
       eq(lib.opVersion(c.op, c.opset), c.opVersion, 'opVersion()');
       const o = await ops();
+      eq(o.supportedDtypes(c.op, c.opset).includes(c.output.dtype as never), true, `supportedDtypes lists ${c.output.dtype}`);
       const inputs = c.inputs.map(decode);
       const want = decode(c.output);
       const r = (c.op === 'Max' ? o.max(inputs, { opset: c.opset }) : o.relu(inputs[0], { opset: c.opset })) as
