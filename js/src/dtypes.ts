@@ -113,6 +113,13 @@ const getBuffer = intrinsic('buffer');
 const getByteOffset = intrinsic('byteOffset');
 const getLength = intrinsic('length');
 const setFrom = (TYPED_ARRAY_PROTO as { set: (source: TypedArray, offset?: number) => void }).set;
+// includes(), not at(): both validate their receiver, and includes() runs on older engines.
+const includesFrom = (TYPED_ARRAY_PROTO as { includes: (x: unknown) => boolean }).includes;
+
+/** Throws a TypeError when x's buffer is detached, or was shrunk below a fixed-length x (both read as length 0). */
+export function assertInBounds(x: ArrayBufferView): void {
+  includesFrom.call(x, 0);
+}
 
 /** x's buffer, byte offset and element count, from its internal slots. */
 export const bufferOf = (x: TypedArray): ArrayBufferLike => getBuffer.call(x) as ArrayBufferLike;
@@ -136,13 +143,13 @@ export function typedArrayKind(x: unknown): string | undefined {
  * changed), else a view of this realm's `array` class over exactly its memory
  * (same buffer, offset and element count, read from internal slots); a copy
  * when that memory lies in `copyFrom` (wasm memory, which a call may grow,
- * detaching any view). Throws a TypeError when x's buffer is detached.
+ * detaching any view). Throws a TypeError when x's buffer is detached or too short for x.
  */
 export function standardView(x: ArrayBufferView, array: TypedArrayConstructor, copyFrom?: ArrayBufferLike,
   same = false): TypedArray {
   const buffer = getBuffer.call(x) as ArrayBufferLike;
   const length = getLength.call(x) as number; // 0 when detached
-  if (length === 0) new Uint8Array(buffer, 0, 0); // throws when detached
+  if (length === 0) assertInBounds(x);
   if (same && buffer !== copyFrom) return x as TypedArray;
   const view = new array(buffer, getByteOffset.call(x) as number, length);
   return buffer === copyFrom ? view.slice() : view;

@@ -4,7 +4,7 @@
  * memory is touched.
  */
 import {
-  type DType, type DTypeInfo, DTYPE_INFO, type TypedArray, bufferOf, byteOffsetOf, dtypeInfo, dtypeOfArray, lengthOf,
+  type DType, type DTypeInfo, DTYPE_INFO, type TypedArray, assertInBounds, bufferOf, byteOffsetOf, dtypeInfo, dtypeOfArray, lengthOf,
   standardView, typedArrayKind,
 } from './dtypes.js';
 import { type InputRef, OnnxOpsError, describe, showShape } from './errors.js';
@@ -123,7 +123,7 @@ export function storageOf(data: unknown, info: DTypeInfo, op: string, input: Inp
   try {
     return standardView(data as ArrayBufferView, want, owner?.wasmBuffer, kind === info.arrayName);
   } catch {
-    throw new OnnxOpsError('INVALID_ARGUMENT', op, input, 'the data\'s ArrayBuffer is detached');
+    throw new OnnxOpsError('INVALID_ARGUMENT', op, input, 'the data\'s ArrayBuffer is detached, or was resized below the view');
   }
 }
 
@@ -236,7 +236,7 @@ function intact(data: TypedArray, size: number): boolean {
   if (lengthOf(data) !== size) return false; // a detached or out-of-bounds view reads 0
   if (size > 0) return true;
   try {
-    new Uint8Array(bufferOf(data), 0, 0); // throws when detached
+    assertInBounds(data);
     return true;
   } catch {
     return false;

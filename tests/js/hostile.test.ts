@@ -860,9 +860,9 @@ describe('odd views, shared memory, detached buffers', () => {
     const a = new Float32Array(buf);
     structuredClone(buf, { transfer: [buf] });
     expect(buf.byteLength).toBe(0);
-    // Today: DATA_LENGTH on Node 20 (data.length reads 0), the "detached" check on runtimes with ArrayBuffer#detached.
-    expectOnnxError(() => ops.relu({ dtype: 'float32', shape: [3], data: a }), ['INVALID_ARGUMENT', 'DATA_LENGTH']);
-    expectOnnxError(() => ops.max([{ type: 'float32', dims: [3], data: a }] as Any), ['INVALID_ARGUMENT', 'DATA_LENGTH']);
+    // The same code in every engine (the portable suite checks the others): the detachment, not the length.
+    expect(expectOnnxError(() => ops.relu({ dtype: 'float32', shape: [3], data: a }), 'INVALID_ARGUMENT').message).toContain('detached');
+    expect(expectOnnxError(() => ops.max([{ type: 'float32', dims: [3], data: a }] as Any), 'INVALID_ARGUMENT').message).toContain('detached');
     expectStatsBack(ops, base);
     expectUsable(ops);
   });
