@@ -2,8 +2,8 @@
 //
 //   dist/esm/index.js             the TypeScript API, one minified ES module (+ .map)
 //   dist/esm/wasm/onnx-ops-wasm.js  the Emscripten glue, minified, with the wasm embedded
-//                                 deflate-compressed (base64) and inflated at load time
-//                                 with DecompressionStream
+//                                 zlib-compressed (base64) and inflated at load time
+//                                 with DecompressionStream('deflate')
 //   dist/cjs/...                  the same as CommonJS
 //   dist/types/                   declarations (tsc; also type-checks js/src)
 //   dist/onnx-ops-wasm.wasm       the raw wasm, for createOps({ wasmBinary }) (not loaded by default)
@@ -21,7 +21,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -73,42 +73,50 @@ const wasm = esmGlue.wasm;
 writeFileSync(join(dist, 'onnx-ops-wasm.wasm'), wasm);
 
 /**
- * The wasm as a raw deflate stream, by Zopfli (Debian's zopfli, which
- * scripts/setup.sh installs): about 860 bytes (5 %) smaller than zlib's
- * level 9, and inflated the same way. Without it, zlib, with a warning (the
- * package test's size budget may then fail).
+ * The wasm as a zlib stream (deflate with its 2-byte header and Adler-32:
+ * DecompressionStream's 'deflate' format, which every runtime with
+ * DecompressionStream reads, where 'deflate-raw' came later, e.g. Chrome 103),
+ * by Zopfli (Debian's zopfli, which scripts/setup.sh installs), smaller than
+ * zlib's level 9 and inflated the same way. Without it, zlib, with a warning
+ * (the package test's size budget may then fail).
  */
 function deflateWasm() {
   const file = join(tmp, 'onnx-ops-wasm.wasm');
   writeFileSync(file, wasm);
   try {
-    const out = execFileSync('zopfli', ['--deflate', '--i15', '-c', file], { maxBuffer: 1 << 26 });
-    if (!inflateRawSync(out).equals(wasm)) throw new Error('zopfli output does not inflate to the wasm');
+    const out = execFileSync('zopfli', ['--zlib', '--i15', '-c', file], { maxBuffer: 1 << 26 });
+    if (!inflateSync(out).equals(wasm)) throw new Error('zopfli output does not inflate to the wasm');
     return out;
   } catch (e) {
     console.warn(`build-js: WARNING: no Zopfli (${e.code === 'ENOENT' ? 'zopfli not installed: bash scripts/setup.sh' : e.message}); ` +
       'the embedded wasm is deflated by zlib, about 5 % larger');
-    return deflateRawSync(wasm, { level: 9 });
+    return deflateSync(wasm, { level: 9 });
   }
 }
 const wasmDeflated = deflateWasm();
 
 // What dist/*/wasm/onnx-ops-wasm.js exports: the glue's factory, given the wasm bytes.
+// What the runtime lacks to inflate them it only names (as the rejection's
+// \`missing\`): createOps() turns that into its UNSUPPORTED_ENGINE error.
 const loader = (glueImport) => `${glueImport}
-// The wasm module (${wasm.length} bytes), deflate-compressed (${wasmDeflated.length} bytes), base64.
+// The wasm module (${wasm.length} bytes), zlib-compressed (${wasmDeflated.length} bytes), base64.
 const WASM_DEFLATE_BASE64 = ${JSON.stringify(wasmDeflated.toString('base64'))};
 let bytes;
+
+const missing = (what) => Promise.reject(Object.assign(new Error('onnx-ops-wasm: no ' + what), { missing: what }));
 
 /** The wasm bytes, inflated once per JavaScript realm. */
 function wasmBytes() {
   if (!bytes) {
-    if (typeof DecompressionStream !== 'function') {
-      return Promise.reject(new Error('onnx-ops-wasm: this runtime has no DecompressionStream (Node >= 18, ' +
-        'Chrome 80, Firefox 113, Safari 16.4 have it); load dist/onnx-ops-wasm.wasm yourself and pass it as ' +
-        'createOps({ wasmBinary })'));
+    if (typeof DecompressionStream !== 'function') return missing('DecompressionStream');
+    let inflate;
+    try {
+      inflate = new DecompressionStream('deflate');
+    } catch {
+      return missing("DecompressionStream's 'deflate' format");
     }
     const deflated = Uint8Array.from(atob(WASM_DEFLATE_BASE64), (c) => c.charCodeAt(0));
-    const stream = new Blob([deflated]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+    const stream = new Blob([deflated]).stream().pipeThrough(inflate);
     bytes = new Response(stream).arrayBuffer().catch((e) => {
       bytes = undefined;
       throw e;

@@ -20,12 +20,13 @@ export type ErrorCode =
   | 'OUT_MISMATCH' // `out` of the wrong dtype or shape
   | 'OVERLAP' // an `out` array partially overlapping an input
   | 'TOO_LARGE' // more elements than a wasm memory can hold
-  | 'OUT_OF_MEMORY'; // the wasm memory could not grow
+  | 'OUT_OF_MEMORY' // the wasm memory could not grow
+  | 'UNSUPPORTED_ENGINE'; // createOps() on a runtime without something the library needs
 
 export const ERROR_CODES: readonly ErrorCode[] = [
   'INVALID_ARGUMENT', 'UNKNOWN_DTYPE', 'DTYPE_MISMATCH', 'DTYPE_NOT_ALLOWED', 'INVALID_SHAPE',
   'SHAPE_MISMATCH', 'BROADCAST_MISMATCH', 'DATA_LENGTH', 'ARITY', 'INVALID_OPSET', 'DISPOSED',
-  'FOREIGN_TENSOR', 'OUT_MISMATCH', 'OVERLAP', 'TOO_LARGE', 'OUT_OF_MEMORY',
+  'FOREIGN_TENSOR', 'OUT_MISMATCH', 'OVERLAP', 'TOO_LARGE', 'OUT_OF_MEMORY', 'UNSUPPORTED_ENGINE',
 ];
 
 export type InputRef = number | 'out' | undefined;

@@ -9,6 +9,7 @@ import createOnnxOpsModule from './wasm/onnx-ops-wasm.js';
 import { Ops } from './ops.js';
 import { OnnxOpsError, describe } from './errors.js';
 import { SCRATCH_BYTES } from './plain.js';
+import type { TypedArrayConstructor } from './dtypes.js';
 
 export interface CreateOpsOptions {
   /** The module's wasm bytes, if you load them yourself (they are built into the package otherwise). */
@@ -19,7 +20,18 @@ export interface CreateOpsOptions {
    * through it in chunks, so they never grow wasm memory by more.
    */
   scratchBytes?: number;
+  /**
+   * float16 results (plain results, `toPlain()`, a wasm tensor's `.data`) as
+   * `Float16Array`s over the same bits instead of `Uint16Array`s (default
+   * false). Needs a runtime with `Float16Array`.
+   */
+  float16Array?: boolean;
 }
+
+/** Rejects createOps() for what the runtime lacks. */
+const unsupported = (problem: string): never => {
+  throw new OnnxOpsError('UNSUPPORTED_ENGINE', 'createOps', undefined, problem);
+};
 
 /**
  * Loads a fresh instance of the wasm module (in Node and in browsers) and
@@ -43,6 +55,23 @@ export async function createOps(options: CreateOpsOptions = {}): Promise<Ops> {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined,
       `wasmBinary must be an ArrayBuffer or a typed array, got ${describe(wasmBinary)}`);
   }
+  const float16Array = options.float16Array ?? false;
+  if (typeof float16Array !== 'boolean') {
+    throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined, `float16Array must be a boolean, got ${describe(float16Array)}`);
+  }
+  const Float16 = (globalThis as { Float16Array?: TypedArrayConstructor }).Float16Array;
+  if (float16Array && typeof Float16 !== 'function') {
+    unsupported('this runtime has no Float16Array (float16Array: true needs it)');
+  }
+  // The smallest module with a v128 instruction (i8x16.splat), validated
+  // before anything is inflated or compiled (no WebAssembly at all counts as
+  // no SIMD). A wasmBinary is still tried without SIMD: a scalar build
+  // (ONNX_OPS_SCALAR) needs none.
+  const wasm = (globalThis as { WebAssembly?: typeof WebAssembly }).WebAssembly;
+  const simd = typeof wasm?.validate === 'function' &&
+    wasm.validate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]));
+  const noSimd = 'this engine has no WebAssembly SIMD128 (Chrome and Edge 91+, Firefox 89+, Safari 16.4+ and Node 16.4+ have it)';
+  if (!simd && wasmBinary === undefined) unsupported(noSimd);
   // Load errors come back as the rejection; Emscripten's own messages about
   // them (printErr) would only repeat it on the console.
   const quiet = { printErr: () => {} };
@@ -50,7 +79,16 @@ export async function createOps(options: CreateOpsOptions = {}): Promise<Ops> {
   try {
     module = await createOnnxOpsModule(wasmBinary === undefined ? quiet : { ...quiet, wasmBinary });
   } catch (e) {
-    if (wasmBinary === undefined) throw e; // the runtime lacks something (the message says what)
+    if (wasmBinary === undefined) {
+      // The loader names what the runtime lacks to inflate the built-in wasm (see scripts/build-js.mjs).
+      const missing = (e as { missing?: unknown } | null)?.missing;
+      if (typeof missing === 'string') {
+        unsupported(`this runtime lacks ${missing} to inflate the built-in wasm: load onnx-ops-wasm/wasm ` +
+          '(dist/onnx-ops-wasm.wasm) and pass its bytes as createOps({ wasmBinary })');
+      }
+      throw e;
+    }
+    if (!simd) unsupported(noSimd);
     throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined,
       `wasmBinary did not load: ${(e as Error)?.message ?? String(e)}`);
   }
@@ -58,7 +96,7 @@ export async function createOps(options: CreateOpsOptions = {}): Promise<Ops> {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined,
       'wasmBinary is not this package\'s wasm (onnx-ops-wasm/wasm)');
   }
-  return new Ops(module, scratch);
+  return new Ops(module, scratch, float16Array ? Float16 : undefined);
 }
 
 export { Ops, type OpOptions, type Result } from './ops.js';

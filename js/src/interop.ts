@@ -83,7 +83,8 @@ export function toOrt<R>(
   }
   const c = checkInput(x, op, undefined, WasmTensor.is(x) ? x.heap : undefined); // its own heap: any instance's tensor
   let dtype: DType = c.info.name;
-  let data: TypedArray = c.wasm ? c.wasm.toPlain().data : standardView(c.data!, c.info.array); // this realm's own class
+  // This realm's own storage class (also for a Float16Array from toPlain() under createOps({ float16Array: true })).
+  let data: TypedArray = standardView(c.wasm ? c.wasm.toPlain().data : c.data!, c.info.array);
   if (dtype === 'bfloat16') {
     if (bfloat16 === 'error') {
       throw new OnnxOpsError('DTYPE_NOT_ALLOWED', op, undefined,

@@ -4,7 +4,8 @@
  * ones), copies in and out, and the tensors that live in wasm memory.
  */
 import {
-  type DType, type DTypeInfo, DTYPES, DTYPE_INFO, type TypedArray, bufferOf, byteOffsetOf, copyInto,
+  type DType, type DTypeInfo, DTYPES, DTYPE_INFO, type TypedArray, type TypedArrayConstructor, bufferOf, byteOffsetOf,
+  copyInto,
 } from './dtypes.js';
 import { OnnxOpsError, type InputRef } from './errors.js';
 import type { OnnxOpsModule } from './wasm/onnx-ops-wasm.js';
@@ -67,7 +68,14 @@ export class Heap {
    * @param scratchLimit bytes the plain path may hold for one call (its
    *   scratch block); larger plain calls stream through it in chunks.
    */
-  constructor(readonly module: OnnxOpsModule, readonly scratchLimit: number) {}
+  constructor(readonly module: OnnxOpsModule, readonly scratchLimit: number,
+    /** The runtime's Float16Array under createOps({ float16Array: true }). */
+    readonly float16?: TypedArrayConstructor) {}
+
+  /** Fresh or heap data of a dtype as the caller gets it: float16 bits as a Float16Array under the option. */
+  present(info: DTypeInfo, data: TypedArray): TypedArray {
+    return this.float16 && info.onnx === 10 ? new this.float16(data.buffer, data.byteOffset, data.length) : data;
+  }
 
   /** Allocates `bytes` (16-byte aligned) or throws OUT_OF_MEMORY. */
   alloc(bytes: number, op: string, input?: InputRef): number {
@@ -131,7 +139,8 @@ export class Heap {
 
   /** A view of `length` elements of `dtype` at `address`; valid until memory grows. */
   view(dtype: DType, address: number, length: number): TypedArray {
-    return new DTYPE_INFO[dtype].array(this.wasmBuffer, address, length);
+    const info = DTYPE_INFO[dtype];
+    return this.present(info, new info.array(this.wasmBuffer, address, length));
   }
 
   /**
@@ -245,6 +254,16 @@ export const DIMS: unique symbol = Symbol('onnx-ops-wasm dims');
  */
 export const TENSOR_MARK: unique symbol = Symbol.for('onnx-ops-wasm.WasmTensor');
 
+declare global {
+  // What TypeScript's esnext.disposable library declares, so that the declarations need no such lib.
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+
+// Where the runtime lacks Symbol.dispose, the key esbuild's and Babel's `using` helpers then look up.
+const DISPOSE: typeof Symbol.dispose = (Symbol.dispose ?? Symbol.for('Symbol.dispose')) as typeof Symbol.dispose;
+
 /**
  * A tensor whose data lives in wasm memory. Ops given such tensors read and
  * write them in place, with no copy. Free it with dispose(). Frozen, and its
@@ -310,7 +329,8 @@ export class WasmTensor {
   /**
    * A typed-array view of the tensor's wasm memory, made on every access (so
    * it is valid even after the memory grew). Writes to it change the tensor.
-   * float16/bfloat16: Uint16Array of raw bits; int64/uint64: BigInt arrays.
+   * float16/bfloat16: Uint16Array of raw bits (float16: a Float16Array of them
+   * under createOps({ float16Array: true })); int64/uint64: BigInt arrays.
    */
   get data(): TypedArray {
     this.assertLive('tensor');
@@ -328,10 +348,16 @@ export class WasmTensor {
     this.#address = -1;
   }
 
+  /** dispose(), for `using t = ops.tensor(...)`. */
+  [DISPOSE](): void {
+    this.dispose();
+  }
+
   /** A plain copy: `{ dtype, shape, data }` with a fresh typed array. */
   toPlain(): { dtype: DType; shape: number[]; data: TypedArray } {
     this.assertLive('tensor');
-    return { dtype: this.dtype, shape: [...this.shape], data: this.heap.read(DTYPE_INFO[this.dtype], this.address, this.size) };
+    const info = DTYPE_INFO[this.dtype];
+    return { dtype: this.dtype, shape: [...this.shape], data: this.heap.present(info, this.heap.read(info, this.address, this.size)) };
   }
 
   /** @internal The mark of a WasmTensor of any copy of this library. */

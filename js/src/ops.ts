@@ -2,7 +2,9 @@
  * The operators: one function each, over the validated inputs (validate.ts)
  * and wasm memory (memory.ts).
  */
-import { type DType, type DTypeInfo, DTYPE_INFO, type TypedArray, copyInto, dtypeInfo } from './dtypes.js';
+import {
+  type DType, type DTypeInfo, DTYPE_INFO, type TypedArray, type TypedArrayConstructor, copyInto, dtypeInfo, standardView,
+} from './dtypes.js';
 import { OnnxOpsError, describe, showShape } from './errors.js';
 import { DIMS, Heap, WasmTensor } from './memory.js';
 import { type OpName, dtypesOfVersion, firstVersionWith, opVersion, supportedDtypes } from './opsets.js';
@@ -55,8 +57,8 @@ export class Ops {
   declare private readonly callDims: (readonly number[])[];
 
   /** @internal — use createOps(). */
-  constructor(module: OnnxOpsModule, scratchBytes = SCRATCH_BYTES) {
-    Object.defineProperty(this, 'heap', { value: new Heap(module, scratchBytes) }); // not shown by console.log
+  constructor(module: OnnxOpsModule, scratchBytes = SCRATCH_BYTES, float16Array?: TypedArrayConstructor) {
+    Object.defineProperty(this, 'heap', { value: new Heap(module, scratchBytes, float16Array) }); // not shown by console.log
     Object.defineProperty(this, 'callDims', { value: [] });
     this.simd = module._onnx_ops_simd() === 1;
   }
@@ -111,7 +113,7 @@ export class Ops {
         acc = this.max([acc, ...checked.slice(i, i + group - 1).map(part)], opset);
       }
       if (target === undefined) return acc;
-      copyInto(target, acc.data);
+      copyInto(target, standardView(acc.data, info.array)); // its bits: a Float16Array's values would be converted
       return { dtype: info.name, shape: [...shape], data: out as TypedArray };
     }
     return this.run(op, info, shape, size, checked, out, this.maxKernel);
@@ -379,7 +381,7 @@ export class Ops {
         target === undefined || target.staged ? undefined : target.data);
       if (target?.staged) copyInto(target.data, data);
       // The shape: plain inputs' shapes are this call's own copies (validate.ts), never seen by the caller.
-      return { dtype, shape: shape as number[], data: (out as TypedArray | undefined) ?? data }; // the caller's own array
+      return { dtype, shape: shape as number[], data: (out as TypedArray | undefined) ?? this.heap.present(info, data) }; // the caller's own array
     }
     if (out !== undefined && !(out instanceof WasmTensor)) {
       throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out', 'a typed array out goes with plain inputs only; use a wasm tensor');
