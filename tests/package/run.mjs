@@ -19,15 +19,16 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import './api-docs.mjs';
+import { serve } from '../support/static-server.mjs';
+import { RUNTIMES } from '../engines/engines.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -143,36 +144,6 @@ async function consumer(name, pkg, files, copies = []) {
   return dir;
 }
 
-const MIME = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
-  '.json': 'application/json', '.wasm': 'application/wasm', '.map': 'application/json', '.css': 'text/css',
-};
-/** A static server for [urlPrefix, folder] mounts; `headers(pathname)` adds response headers. */
-function serve(mounts, headers = () => ({})) {
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    for (const [prefix, dir] of mounts) {
-      if (!path.startsWith(prefix)) continue;
-      let file = normalize(join(dir, path.slice(prefix.length)));
-      if (file !== resolve(dir) && !file.startsWith(resolve(dir) + sep)) break;
-      if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
-      if (!existsSync(file)) break;
-      res.writeHead(200, {
-        'Content-Type': MIME[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-store', ...headers(path),
-      });
-      res.end(readFileSync(file));
-      return;
-    }
-    res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
-  });
-  const sockets = new Set();
-  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
-  return new Promise((done) => server.listen(0, '127.0.0.1', () => done({
-    url: `http://127.0.0.1:${server.address().port}`,
-    close: () => new Promise((closed) => { server.close(() => closed()); for (const s of sockets) s.destroy(); }),
-  })));
-}
-
 /**
  * Opens `url` in a fresh page, waits for `done` (a function evaluated in the
  * page), and fails on any console error or warning, page error, failed request,
@@ -278,7 +249,9 @@ describe('the tarball', () => {
     assert.deepEqual(Object.keys(pkg.dependencies ?? {}), [], 'runtime dependencies');
     assert.deepEqual(Object.keys(pkg.peerDependencies ?? {}), [], 'peer dependencies');
     assert.equal(pkg.sideEffects, false);
-    assert.deepEqual(pkg.engines, { node: '>=20' }, 'engines: Node 20 on (Node 18 is past its end of life and not tested)');
+    // engines claims exactly the oldest Node the portable suite runs in (tests/engines/engines.mjs).
+    const oldest = Math.min(...RUNTIMES.filter((r) => /^node\d+$/.test(r.name)).map((r) => Number(r.name.slice(4))));
+    assert.deepEqual(pkg.engines, { node: `>=${oldest}` }, 'engines matches the oldest Node tested');
     assert.equal(pkg.license, 'MIT');
     const files = new Set(packInfo.files.map((f) => f.path));
     const targets = [pkg.main, pkg.module, pkg.types];
