@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building and testing need, on a fresh Debian 12 machine:
-# Emscripten, doctest, CMake, a C++ compiler, clang with libFuzzer, Zopfli and
-# Chromium from Debian; the npm devDependencies.
+# Emscripten, doctest, CMake, a C++ compiler, clang with libFuzzer, Zopfli,
+# Chromium, Firefox ESR, WebKitGTK's WebDriver and Xvfb from Debian; the npm
+# devDependencies, and the engines of tests/engines/package.json (Node
+# versions, Deno, Bun, puppeteer-core).
 # Quick when everything is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +15,10 @@ command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v g++ >/dev/null 2>&1 || need+=(g++)
 command -v make >/dev/null 2>&1 || need+=(make)
 command -v zopfli >/dev/null 2>&1 || need+=(zopfli)   # the embedded wasm's compression (scripts/build-js.mjs)
-[ -x /usr/bin/chromium ] || need+=(chromium)   # the demo's end-to-end tests
+[ -x /usr/bin/chromium ] || need+=(chromium)   # the browser tests (tests/browsers/drivers.mjs)
+[ -x /usr/bin/firefox-esr ] || need+=(firefox-esr)
+command -v WebKitWebDriver >/dev/null 2>&1 || need+=(webkit2gtk-driver)
+command -v Xvfb >/dev/null 2>&1 || need+=(xvfb)   # MiniBrowser has no headless mode
 command -v clang++ >/dev/null 2>&1 || need+=(clang)   # the fuzzers (libFuzzer)
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
 if [ "${#need[@]}" -gt 0 ]; then
@@ -24,8 +29,10 @@ if [ "${#need[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${need[@]}"
 fi
 
-# npm devDependencies, when missing or older than the lock file.
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: npm ci"
-  npm ci --no-audit --no-fund
-fi
+# npm devDependencies, and the engines' packages, when missing or older than their lock files.
+for dir in . tests/engines; do
+  if [ ! -d $dir/node_modules ] || [ $dir/package-lock.json -nt $dir/node_modules/.package-lock.json ]; then
+    echo "setup: npm ci in $dir"
+    npm ci --prefix $dir --no-audit --no-fund
+  fi
+done
