@@ -7,14 +7,20 @@
 # (Node 20-26, Deno, Bun, the three browsers' pages and workers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-bash scripts/build.sh
-bash scripts/test-cpp.sh
-bash tests/fuzz/run.sh 60
-node bench/check.mjs   # every benchmark workload, checked against the JS reference
-npx tsc -p tsconfig.json
-npx jest --ci
-node --test tests/browsers/drivers.test.mjs
-node --test tests/e2e/demo.e2e.mjs
-node --test tests/package/run.mjs
-node tests/engines/run.mjs
+started=$SECONDS
+step() { # runs a step and says how long it took (npm test stays under 15 minutes)
+  local t=$SECONDS
+  "$@"
+  echo "test.sh: $* took $((SECONDS - t)) s (total $((SECONDS - started)) s)"
+}
+step bash scripts/setup.sh
+step bash scripts/build.sh
+step bash scripts/test-cpp.sh
+step bash tests/fuzz/run.sh 60
+step node bench/check.mjs   # every benchmark workload, checked against the JS reference
+step npx tsc -p tsconfig.json
+step npx jest --ci
+step node --test tests/browsers/drivers.test.mjs
+step node --test tests/e2e/demo.e2e.mjs
+step node --test tests/package/run.mjs
+step node tests/engines/run.mjs
