@@ -14,8 +14,8 @@
 // and is also a plain wasm export (`_onnx_ops_<name>`), which the JS layer
 // calls on its hot paths: with -sDYNAMIC_EXECUTION=0, which a page under a
 // strict Content-Security-Policy needs, Embind 3.1.6 cannot generate its fast
-// invokers, and a call through it cost about 0.6 us instead of 0.05 us in an
-// isolated measurement here (Node 20). Status values are onnx_ops::Status.
+// invokers, and a call through its generic ones costs many times a plain
+// export's. Status values are onnx_ops::Status.
 //
 // The general Max descriptor is a run of int32 words in the heap:
 //   dtype, n_inputs, out_address, out_rank, out_dims[out_rank],

@@ -1,7 +1,7 @@
 // Emscripten JS library, linked after Embind's (CMakeLists.txt): Embind's C++
 // runtime registers std::string, std::wstring, emscripten::val and the typed
 // memory views in every module, and their JavaScript halves (with the UTF-8,
-// UTF-16 and UTF-32 codecs they need) were about 1.5 KB of the package's
+// UTF-16 and UTF-32 codecs they need) were a sizeable part of the package's
 // gzipped size. No binding here takes or returns those types (bindings.cpp:
 // integers and void only), so their registrations do nothing. A binding that
 // used one would fail when called, with Embind's UnboundTypeError naming the

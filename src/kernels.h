@@ -21,8 +21,8 @@ namespace onnx_ops {
 #define ONNX_OPS_KERNEL __attribute__((noinline))
 #define ONNX_OPS_COLD __attribute__((noinline, cold))
 // Copy and fill loops stay vector loops: LLVM would make them memcpy/memset
-// calls, and the libc linked here (-Oz) does those a byte at a time (a 4 KiB
-// copy took about 1.5 us; Max of one float32 input of 1e6 elements, 1.4 ms).
+// calls, and the libc linked here (-Oz) does those a byte at a time, far
+// slower than a vector loop.
 #define ONNX_OPS_NO_BUILTINS __attribute__((no_builtin("memcpy"), no_builtin("memset"), no_builtin("memmove")))
 #define ONNX_OPS_SCALAR_LOOP _Pragma("clang loop vectorize(disable) unroll(disable)")
 #define ONNX_OPS_VECTOR_LOOP _Pragma("clang loop unroll(disable)")
@@ -67,18 +67,12 @@ inline v128_t splat_value(T x) {
 
 // Bytes per chunk of the fast Max path below (one check per chunk): 4 KiB;
 // after a chunk had to be redone, 256 B until 4 KiB in a row pass, then 1 KiB
-// until 64 KiB do. Measured (bench/kernels.cpp and docs/PERFORMANCE.md;
-// float32 Max-2, ratio to pmax):
-// - small chunks cost: with 1 KiB only, the per-chunk test and loop exit made
-//   Max-2 of 1e4 elements in cache 1.10x pmax instead of 1.03x;
-// - a NaN every 1-4 KiB of an operand puts one in most chunks, each computed
-//   twice: at 1e5 elements, 3.0x / 2.1x / 1.6x with 1 KiB chunks there,
-//   1.7x / 1.6x / 1.4x with 256 B ones;
-// - a NaN every 8-32 KiB sent a 4 KiB chunk to the exact path each time when
-//   4 KiB in a row sufficed to go back to 4 KiB: 1.98x / 1.51x / 1.28x pmax,
-//   1.29x / 1.20x / 1.15x with the 64 KiB step alone (Max-3 2.50x / 1.73x /
-//   1.38x, then 1.41x / 1.21x / 1.13x), 1.39x / 1.26x / 1.21x with the 256 B
-//   chunks too (one run); a NaN every 80-128 KiB costs up to 7 % more.
+// until 64 KiB do. Big chunks keep the per-chunk test and loop exit rare on
+// data without NaNs; after a redo, tiny chunks keep NaNs a few KiB apart from
+// putting one in nearly every chunk (each such chunk is computed twice), and
+// the long stretch of 1 KiB chunks keeps NaNs tens of KiB apart from costing
+// a 4 KiB redo each. Measured with bench/kernels.cpp (docs/PERFORMANCE.md,
+// "Figures behind the code").
 constexpr size_t kFastMaxChunkBytes = 4096;
 constexpr size_t kFastMaxSmallChunkBytes = 1024;
 constexpr size_t kFastMaxTinyChunkBytes = 256;
@@ -181,8 +175,7 @@ struct FastMax {
       if (redo) {
         exact(m, a + done, b + done, kThree ? c + done : nullptr, out + done);
       } else if (buffered) {
-        // Inline, not copy_bytes: a call per chunk made float16 Max-2 in place
-        // at 1e5 about 8 % slower.
+        // Inline, not copy_bytes: a call per chunk made Max in place slower.
         for (size_t i = 0; i < m; i += kLanes) wasm_v128_store(out + done + i, wasm_v128_load(buf + i));
       }
       passed = redo ? 0 : passed + m;
@@ -249,9 +242,10 @@ ONNX_OPS_KERNEL void max_kernel(size_t n, const typename Tr::T* a, const typenam
 
 // out = max(x, row) over `rows` consecutive rows of x (and of out), `len`
 // elements each, all against one row: Max [R, C] with a reused [C], every row
-// in one call (a call per 1024-float row cost a tenth). For traits whose vmax
-// is one instruction: IeeeCleanBTraits, pmax, exact against a row that holds
-// no NaN and no +0 (checked once per call, ops.cpp).
+// in one call (a call per row shows in the time even for rows of 1024
+// floats). For traits whose vmax is one instruction: IeeeCleanBTraits, pmax,
+// exact against a row that holds no NaN and no +0 (checked once per call,
+// ops.cpp).
 template <class Tr>
 ONNX_OPS_KERNEL void max_rows_kernel(size_t rows, size_t len, const typename Tr::T* x, const typename Tr::T* row,
                                      typename Tr::T* out) {
@@ -324,8 +318,8 @@ ONNX_OPS_KERNEL void max_row_values_kernel(size_t rows, size_t len, const typena
 #ifdef ONNX_OPS_VECTOR
 // max_row_values_kernel for rows of more than 16 and at most 32 bytes: the
 // row's first and last 16 bytes, both read before either is written (in
-// place), no loop per row (a loop per row of two vectors ran slower than the
-// grouped path: float32 [R, 8] with [R, 1], 75 us against 60).
+// place), no loop per row (with one, rows of two vectors ran slower than the
+// grouped path).
 template <class Tr>
 ONNX_OPS_KERNEL void max_short_row_values_kernel(size_t rows, size_t len, const typename Tr::T* x, size_t xstep,
                                                  const typename Tr::T* v, size_t vstep, typename Tr::T* out) {
@@ -369,13 +363,11 @@ constexpr bool relu_is_max_zero(long) { return false; }
 
 // Relu of data beyond L2 (runs of kStreamBytes or more, traits with
 // kStreamRelu: float32): every result is xored with a zero the compiler
-// cannot see before it is stored. Measured, not derived: on the benchmark
-// machine (AMD EPYC family 25, V8 11.3) the float32 Relu loop ran at 1.10-1.15x
-// a load/store-only loop on 1-8 MB arrays, and at 0.91-1.00x with the xor
-// (bench/kernels.cpp, Relu of 1e6 and 4e6 elements); in L1/L2 the xor costs
-// 10 %, hence the threshold (the two loops cross near 512 KiB). A xor on one
-// vector in four helped less; a loop without the unroll, software prefetch
-// and other load/store orders did not help.
+// cannot see before it is stored. Found by measurement, not derived: beyond
+// L2 the loop with the extra instruction ran faster than without it (and
+// than a load/store-only loop); in the caches it is slower, hence the
+// threshold, near where the two cross. Other variants helped less or not at
+// all. Machine and figures: docs/PERFORMANCE.md.
 template <class Tr>
 constexpr auto stream_relu(int) -> decltype(Tr::kStreamRelu) { return Tr::kStreamRelu; }
 template <class Tr>
@@ -427,7 +419,7 @@ ONNX_OPS_KERNEL void relu_kernel(size_t n, const typename Tr::T* x, typename Tr:
 
 // out[0..bytes) = x[0..bytes), which it does not partly overlap (Max of one
 // input, and rows gathered in ops.cpp, some of a few bytes: the rest goes 8,
-// 4, 2, 1 bytes at a time, a byte loop cost a row of 8 bytes about 4 ns more).
+// 4, 2, 1 bytes at a time: a byte loop made short rows measurably slower).
 ONNX_OPS_KERNEL ONNX_OPS_NO_BUILTINS inline void copy_bytes(size_t bytes, const unsigned char* x, unsigned char* out) {
 #ifdef ONNX_OPS_VECTOR
   ONNX_OPS_VECTOR_LOOP

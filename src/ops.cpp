@@ -181,14 +181,14 @@ ONNX_OPS_KERNEL void max_inner(size_t len, int n, const void* const* base, const
 }
 
 // Short inner runs ([R, 8] with [8], or with [R, 1]) would each cost a call
-// and an odometer step, more than the run itself (15-20 ns a run: 0.4-4 GB/s
-// at 8 elements). So G rows at a time run as one contiguous run, each input
-// by its kind: laid out as the output (its rows follow each other), it is
-// read in place; a single value stays one; a row that every output row
-// reuses is tiled G times, once; any other input (a value per row, [R, 1],
-// or rows reused in part, [A, 1, C] against [A, B, C]) has its G rows
-// gathered into a tile of its own for each group (gather_rows). Up to eight
-// inputs (a tile each, 33 KB of stack); more go row by row.
+// and an odometer step, more than the run itself. So G rows at a time run as
+// one contiguous run, each input by its kind: laid out as the output (its
+// rows follow each other), it is read in place; a single value stays one; a
+// row that every output row reuses is tiled G times, once; any other input
+// (a value per row, [R, 1], or rows reused in part, [A, 1, C] against
+// [A, B, C]) has its G rows gathered into a tile of its own for each group
+// (gather_rows). Up to eight inputs (a tile each, 33 KB of stack); more go
+// row by row.
 constexpr size_t kGatherBytes = 4096;  // per tile: G = kGatherBytes / row bytes >= 4 rows
 constexpr int kGatherInputs = 8;
 
@@ -207,9 +207,8 @@ ONNX_OPS_KERNEL int group_kind(const BroadcastPlan& plan, int i) {
 }
 
 // Whether max_exec_grouped takes the plan; if so, each input's kind in kind[].
-// Gathered inputs only for rows up to 512 bytes: at 1 KiB (float32 [R, 256]
-// with [R, 1], or [1, 256]) a call per row was 1.3x faster; at 512 bytes,
-// gathering was 1.05-1.2x faster.
+// Gathered inputs only for rows up to 512 bytes: longer rows run faster with
+// a call per row than through the gather's copy.
 bool groups(const BroadcastPlan& plan, size_t esize, int* kind) {
   const size_t row_bytes = size_t(plan.inner()) * esize;
   if (plan.rank < 2 || plan.n_inputs > kGatherInputs || row_bytes * 4 > kGatherBytes) return false;

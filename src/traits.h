@@ -80,11 +80,10 @@ struct IeeeLanes<double> {
   // A mask of -0 results, merged by or: two instructions per vector. One
   // would do, as float32's: -0's high word is the lowest int32, so the signed
   // 32-bit minimum of the results flags it in the high-word lanes (the test
-  // masking the low words off). That ran float64 Max-2 of 1e4 elements at
-  // 1.01x pmax instead of 1.08x, but beyond L2 (1e5-1e6) 3-10 % slower than
-  // this form, which runs there at 0.94-0.99x pmax; both loops, chosen by run
-  // size, added 359 gzip bytes, which the package's size budget did not have
-  // (docs/PERFORMANCE.md).
+  // masking the low words off). That form is faster in the caches but slower
+  // beyond L2, where float64 Max is bound by memory and this form keeps up
+  // with pmax; both loops, chosen by run size, did not fit the package's size
+  // budget (docs/PERFORMANCE.md).
   static v128_t neg_zero_mark(v128_t r) { return is_neg_zero(r); }
   static v128_t merge_neg_zero(v128_t x, v128_t y) { return wasm_v128_or(x, y); }
   static v128_t saw_neg_zero(v128_t m) { return m; }
@@ -157,8 +156,8 @@ struct IeeeTraits {
   // down to -inf) are exactly those at or below -inf's pattern; negative
   // NaNs lie above it.
   static v128_t vrelu(v128_t x) { return wasm_v128_andnot(x, simd_opaque(L::at_or_below_neg_inf(x))); }
-  // float32 only: float64 Relu ran at 0.97-1.06x the load/store loop without
-  // it, not worth the package bytes of a second loop.
+  // float32 only: float64 Relu already keeps up with the load/store loop
+  // without it, not worth the package bytes of a second loop.
   static constexpr bool kStreamRelu = sizeof(F) == 4;
 #endif
 };

@@ -61,7 +61,7 @@ export const DTYPES: readonly DType[] = [
 
 // Name and number to the dtype's info: the call path carries the info object,
 // whose fields are read at one fixed shape (`DTYPE_INFO[dtype]`, with a dtype
-// that varies, is a keyed lookup of about 9 ns once a caller has used several).
+// that varies, becomes a slow keyed lookup once a caller has used several).
 const BY_NAME = new Map<string, DTypeInfo>();
 for (const d of DTYPES) {
   BY_NAME.set(d, DTYPE_INFO[d]);
@@ -82,7 +82,7 @@ export function toDType(x: unknown, op = 'dtype', input?: number | 'out'): DType
 }
 
 // The last name looked up: calls in a row mostly name one dtype, and a
-// compare is cheaper than the map (about 13 ns).
+// compare is cheaper than the map lookup.
 let lastName = 'float32';
 let lastInfo = DTYPE_INFO.float32;
 

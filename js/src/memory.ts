@@ -22,10 +22,9 @@ export const MAX_ALLOCATION = 2 ** 31 - 2 ** 16;
  * From this many bytes on, a fresh result comes from Node's
  * Buffer.allocUnsafeSlow (an ArrayBuffer of its own, not zero-filled): at
  * these sizes the zero-fill of `new Float32Array(n)` costs page faults and
- * a pass over memory that the copy of the result then repeats (on the
- * benchmark machine, a 4 MB array filled by set(): 364 µs new, 274 µs unsafe;
- * at 400 KB the plain constructor was faster). Elsewhere (browsers), or
- * below it, the typed array's own constructor.
+ * a pass over memory that the copy of the result then repeats (well below
+ * it, the plain constructor is faster). Elsewhere (browsers), or below it,
+ * the typed array's own constructor.
  */
 export const UNZEROED_MIN_BYTES = 2 ** 20;
 const unzeroed = (globalThis as { Buffer?: { allocUnsafeSlow?: (bytes: number) => Uint8Array } }).Buffer;
@@ -99,7 +98,7 @@ export class Heap {
   /**
    * The ArrayBuffer of wasm memory (current until the memory grows). The glue
    * replaces its HEAPU8 view whenever the memory grows, so the buffer is read
-   * again only then: reading `.buffer` is a call into the engine (~20 ns).
+   * again only then: reading `.buffer` is a call into the engine.
    */
   get wasmBuffer(): ArrayBufferLike {
     this.sync();
@@ -250,7 +249,7 @@ export const DIMS: unique symbol = Symbol('onnx-ops-wasm dims');
  * cannot see across them), and the ops of one must refuse the other's
  * tensors as FOREIGN_TENSOR, not read them as plain data. (A getter in the
  * class body: setting properties on the class or its prototype afterwards
- * made every call's `instanceof WasmTensor` slower, zero-copy Max by 50 ns.)
+ * made every call's `instanceof WasmTensor` slower.)
  */
 export const TENSOR_MARK: unique symbol = Symbol.for('onnx-ops-wasm.WasmTensor');
 
@@ -271,16 +270,15 @@ const DISPOSE: typeof Symbol.dispose = (Symbol.dispose ?? Symbol.for('Symbol.dis
  * fields (size, dtype, ...) cannot make a kernel read or write outside its
  * memory; a Proxy around it, or an object made from its prototype, has none
  * of them (WasmTensor.is tells; the ops refuse such look-alikes). Private
- * fields, not properties defined one by one: making a tensor cost 0.13
- * instead of 0.49 µs.
+ * fields, not properties defined one by one: a tensor is then much cheaper
+ * to make.
  */
 export class WasmTensor {
   readonly #heap: Heap;
   #address: number; // -1 once disposed (the only field that changes)
   /**
    * The same dims as `shape` as a plain, unfrozen array, for the call path: V8
-   * reads shapes more slowly where frozen and plain arrays meet (about 0.04
-   * µs per zero-copy Max call).
+   * reads shapes more slowly where frozen and plain arrays meet.
    */
   readonly #dims: readonly number[];
   readonly dtype: DType;

@@ -188,10 +188,9 @@ export class Ops {
   /**
    * Max's zero-copy lane: a call whose inputs (and `out`, if given) are all
    * wasm tensors, run without the general path's per-input records, shape
-   * logic and closures (measured, float32, caches cold from the kernel
-   * before: [1e4] with [1e4] took 0.19 µs above the bare kernel call through
-   * the general path, 0.11 µs here; [10, 1024] with [1024] 0.30 and 0.12 µs;
-   * without `out`, [16] with [16] 0.52 -> 0.35 µs, the new tensor included).
+   * logic and closures: it touches less of the JavaScript's own code and
+   * objects, which a kernel that streamed much data has evicted from the
+   * caches.
    * Taken when `out` passed options() or is absent, and the inputs, each a
    * live wasm tensor of this instance with the result's dtype (allowed at the
    * version) and none empty unless the result is, have descriptors that fit
@@ -280,7 +279,7 @@ export class Ops {
       }
       return module._onnx_ops_max_flat(info.onnx, addresses.length, this.heap.descriptorAddress, outAddress, n);
     }
-    // Index loops: for-of cost about 0.1 us per call where arrays of several
+    // Index loops: for-of was measurably slower where arrays of several
     // kinds (frozen, packed, holey) met here.
     const count = parts.length;
     let words = 2 * count + 4 + outShape.length;
