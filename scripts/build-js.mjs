@@ -13,10 +13,7 @@
 // Module.wasmBinary, which the glue uses without fetching anything (no URL, no file
 // next to the script: bundlers need no configuration); its one reference to the
 // file's URL (`new URL(..., import.meta.url)`, which bundlers would try to resolve
-// and which throws in the CommonJS build) is replaced by the bare file name. The
-// CommonJS glue of build/wasm/module/cjs (-sSINGLE_FILE: the wasm as a base64 data
-// URI in it; Jest runs against it) is only checked to carry the same wasm: without
-// SINGLE_FILE, the glue lacks the data-URI decoder (about 420 bytes gzipped).
+// and which throws in the CommonJS build) is replaced by the bare file name.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -29,8 +26,8 @@ const dist = join(root, 'dist');
 const tmp = join(root, 'build', 'js');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const project = join(root, 'js', 'tsconfig.build.json');
-// Not global: a /g regex keeps lastIndex between .test() calls (matchAll makes its own copy below).
-const DATA_URI = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/;
+// The wasm must come as a file beside the glue, not as a data URI in it (-sSINGLE_FILE).
+const DATA_URI = /"data:application\/octet-stream;base64,[A-Za-z0-9+/=]+"/;
 
 rmSync(dist, { recursive: true, force: true });
 rmSync(tmp, { recursive: true, force: true });
@@ -59,16 +56,7 @@ function esmGlueAndWasm() {
   return { glue: out, wasm };
 }
 
-/** The wasm in the CommonJS glue's data URI. */
-function cjsWasm() {
-  const glue = readFileSync(join(moduleDir('cjs'), 'onnx-ops-wasm.js'), 'utf8');
-  const found = [...glue.matchAll(new RegExp(DATA_URI, 'g'))];
-  if (found.length !== 1) throw new Error(`build-js: expected one wasm data URI in the cjs glue, found ${found.length}`);
-  return Buffer.from(found[0][1], 'base64');
-}
-
 const esmGlue = esmGlueAndWasm();
-if (!esmGlue.wasm.equals(cjsWasm())) throw new Error('build-js: the esm and cjs builds carry different wasm');
 const wasm = esmGlue.wasm;
 writeFileSync(join(dist, 'onnx-ops-wasm.wasm'), wasm);
 

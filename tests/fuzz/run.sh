@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harnesses into build/fuzz/ and runs them.
+# Builds the libFuzzer harnesses into build/fuzz/ (the `fuzz` preset) and runs them.
 #
 #   tests/fuzz/run.sh [SECONDS]     SECONDS: total fuzzing time, default 60
 #
@@ -29,54 +29,12 @@ fi
 OUT=$ROOT/build/fuzz
 mkdir -p "$OUT/artifacts" "$OUT/logs"
 
-CXX=${CXX_FUZZ:-clang++}
-# The toolchain: clang with the libFuzzer runtime. Installed only when missing.
-have_libfuzzer() {
-  command -v "$CXX" >/dev/null 2>&1 || return 1
-  local t
-  t=$(mktemp -d)
-  printf '#include <cstdint>\n#include <cstddef>\nextern "C" int LLVMFuzzerTestOneInput(const uint8_t*, size_t) { return 0; }\n' >"$t/t.cpp"
-  "$CXX" -fsanitize=fuzzer "$t/t.cpp" -o "$t/t" >/dev/null 2>&1
-  local rc=$?
-  rm -rf "$t"
-  return $rc
-}
-if ! have_libfuzzer; then
-  echo "run.sh: clang++ or the libFuzzer runtime is missing; installing clang libclang-rt-14-dev" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get install -y clang libclang-rt-14-dev || { apt-get update && apt-get install -y clang libclang-rt-14-dev; } || exit 1
-  CXX=clang++
-  have_libfuzzer || { echo "run.sh: still no working clang++ -fsanitize=fuzzer" >&2; exit 1; }
-fi
-
-BASE_FLAGS="-std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc -Itests/cpp -Itests/fuzz ${FUZZ_CXXFLAGS:-}"
-SOURCES=(src/*.h src/*.cpp tests/cpp/support.h tests/fuzz/*.h tests/fuzz/*.cpp)
-
-# build NAME MAIN [extra flags...]: rebuilds when a source or the flags changed.
-build() {
-  local name=$1 main=$2
-  shift 2
-  local bin=$OUT/$name flags="$BASE_FLAGS $*"
-  if [ -x "$bin" ] && [ "$(cat "$bin.flags" 2>/dev/null)" = "$flags" ] &&
-     [ -z "$(find "${SOURCES[@]}" -newer "$bin" 2>/dev/null | head -1)" ]; then
-    return 0
-  fi
-  echo "run.sh: building $name"
-  # shellcheck disable=SC2086
-  if ! $CXX $flags src/broadcast.cpp src/ops.cpp "$main" -o "$bin" >"$OUT/logs/$name.build.log" 2>&1; then
-    cat "$OUT/logs/$name.build.log" >&2
-    return 1
-  fi
-  echo "$flags" >"$bin.flags"
-}
-
-build fuzz_ops tests/fuzz/fuzz_ops.cpp &
-p1=$!
-build fuzz_shapes tests/fuzz/fuzz_shapes.cpp &
-p2=$!
-wait $p1 || exit 1
-wait $p2 || exit 1
-build fuzz_ops_scalar tests/fuzz/fuzz_ops.cpp -DONNX_OPS_SCALAR || exit 1
+# The harnesses: the `fuzz` preset (CMakePresets.json; clang with libFuzzer,
+# which scripts/setup.sh installs). FUZZ_CXXFLAGS goes into CMAKE_CXX_FLAGS.
+cmake --preset fuzz -DCMAKE_CXX_FLAGS="${FUZZ_CXXFLAGS:-}" >"$OUT/logs/configure.log" 2>&1 ||
+  { cat "$OUT/logs/configure.log" >&2; echo "run.sh: configuring the fuzz preset failed (clang and libclang-rt-14-dev: bash scripts/setup.sh)" >&2; exit 1; }
+cmake --build --preset fuzz -j"$(nproc)" >"$OUT/logs/build.log" 2>&1 ||
+  { cat "$OUT/logs/build.log" >&2; exit 1; }
 
 failed=0
 declare -a SUMMARY
