@@ -1,5 +1,8 @@
-// Jest runs the TypeScript sources (ts-jest, CommonJS) against the CommonJS
-// build of the wasm module in build/wasm (made by `npm run build:wasm`).
+// Jest runs the tests against the package as it ships: its CommonJS build,
+// dist/cjs/index.js (made by `npm run build`; `node scripts/build-js.mjs`
+// remakes it from js/src and build/wasm in a few seconds). Every test imports
+// it as 'onnx-ops-wasm' (tsconfig.json's `paths` give tsc its declarations,
+// dist/types). ts-jest compiles the tests only (transpiling: tsc checks types).
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/tests/js'],
@@ -8,8 +11,7 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: { module: 'commonjs', moduleResolution: 'node', esModuleInterop: true, strict: true, target: 'ES2022', useDefineForClassFields: false, types: ['jest', 'node'], isolatedModules: true } }],
   },
   moduleNameMapper: {
-    '^\\./wasm/onnx-ops-wasm\\.js$': '<rootDir>/build/wasm/module/cjs/onnx-ops-wasm.js',
-    '^(\\.{1,2}/.*)\\.js$': '$1',
+    '^onnx-ops-wasm$': '<rootDir>/dist/cjs/index.js',
   },
   testTimeout: 60000,
 };

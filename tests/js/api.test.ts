@@ -5,7 +5,7 @@ import {
   DTYPES, DTYPE_INFO, OP_VERSIONS, WasmTensor, bfloat16ToNumber, broadcastShapes, createOps, decodeBfloat16,
   decodeFloat16, encodeBfloat16, encodeFloat16, float16ToNumber, numberToBfloat16, numberToFloat16, opVersion,
   supportedDtypes, toDType,
-} from '../../js/src/index';
+} from 'onnx-ops-wasm';
 import { getOps, plain, thrown } from './helpers';
 import { count, firstDifference, randomData, refMax, refRelu, rng } from './reference';
 

@@ -3,12 +3,13 @@
 // the TypeScript layer calls. The build leaves out Embind's JavaScript for the
 // types no binding takes or returns (bindings/embind-slim.js); these calls
 // check that every registered function still works and agrees with its plain
-// export, on the module Jest runs against (build/wasm/module/cjs).
+// export, on the module the package ships (dist/cjs/wasm/onnx-ops-wasm.js, the
+// glue and wasm that createOps() loads).
 import { join } from 'node:path';
 
 type RawModule = Record<string, (...args: number[]) => number> & { HEAPU8: Uint8Array };
 // eslint-disable-next-line @typescript-eslint/no-var-requires
-const createModule: () => Promise<RawModule> = require(join(__dirname, '../../build/wasm/module/cjs/onnx-ops-wasm.js'));
+const createModule: () => Promise<RawModule> = require(join(__dirname, '../../dist/cjs/wasm/onnx-ops-wasm.js')).default;
 
 const FLOAT32 = 1;
 const BAD_DTYPE = 1; // onnx_ops::Status::BadDtype

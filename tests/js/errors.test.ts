@@ -1,6 +1,6 @@
 // Every error of the API: its code, what the message names, and that the
 // library stays usable, leaks nothing and leaves the caller's data alone.
-import { ERROR_CODES, OnnxOpsError, type Ops, type WasmTensor, createOps } from '../../js/src/index';
+import { ERROR_CODES, OnnxOpsError, type Ops, type WasmTensor, createOps } from 'onnx-ops-wasm';
 import { getOps, plain, thrown } from './helpers';
 
 const f32 = (shape: number[]) => ({ dtype: 'float32', shape, data: new Float32Array(shape.reduce((a, b) => a * b, 1)) });
@@ -157,8 +157,8 @@ describe('typed errors', () => {
     const ops = await getOps();
     const x = new Float32Array([-1, -2, -3]);
     const y = new Float32Array([5, 6]);
-    thrown(() => ops.max([x, y]));
-    thrown(() => ops.max([x, x], { opset: 0 }));
+    expect(thrown(() => ops.max([x, y])).code).toBe('BROADCAST_MISMATCH');
+    expect(thrown(() => ops.max([x, x], { opset: 0 })).code).toBe('INVALID_OPSET');
     expect(Array.from(x)).toEqual([-1, -2, -3]);
     expect(Array.from(y)).toEqual([5, 6]);
   });
@@ -174,19 +174,19 @@ describe('no leaks', () => {
       const n = 1 + ((i * 31) % 4000);
       plain(ops.max([new Float64Array(n), new Float64Array(1), new Float64Array(n)]));
       plain(ops.relu(new Int8Array(n), { opset: 14 }));
-      thrown(() => ops.max([new Float32Array(n + 1), new Float32Array(n + 2)]));
-      thrown(() => ops.relu(new Int8Array(n), { opset: 13 }));
-      thrown(() => ops.max([new Float32Array(n), new Float64Array(n)]));
-      thrown(() => ops.relu(new Uint16Array(n)));
+      expect(thrown(() => ops.max([new Float32Array(n + 1), new Float32Array(n + 2)])).code).toBe('BROADCAST_MISMATCH');
+      expect(thrown(() => ops.relu(new Int8Array(n), { opset: 13 })).code).toBe('DTYPE_NOT_ALLOWED');
+      expect(thrown(() => ops.max([new Float32Array(n), new Float64Array(n)])).code).toBe('DTYPE_MISMATCH');
+      expect(thrown(() => ops.relu(new Uint16Array(n))).code).toBe('DTYPE_NOT_ALLOWED');
       const t = ops.tensor('int64', [n]);
       const wrong = ops.tensor('int32', [n]);
       (ops.relu(t) as { dispose(): void }).dispose();
       ops.relu(t, { out: t });
-      thrown(() => ops.relu(t, { out: wrong }));
-      thrown(() => ops.max([t, wrong]));
+      expect(thrown(() => ops.relu(t, { out: wrong })).code).toBe('OUT_MISMATCH');
+      expect(thrown(() => ops.max([t, wrong])).code).toBe('DTYPE_MISMATCH');
       t.dispose();
       wrong.dispose();
-      thrown(() => ops.relu(t));
+      expect(thrown(() => ops.relu(t)).code).toBe('DISPOSED');
     }
     const after = ops.memoryStats();
     expect(after.heapInUse).toBe(base.heapInUse);

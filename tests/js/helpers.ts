@@ -1,4 +1,4 @@
-import { type Ops, type Result, type WasmTensor, createOps } from '../../js/src/index';
+import { type Ops, type Result, type WasmTensor, createOps } from 'onnx-ops-wasm';
 
 let shared: Promise<Ops> | undefined;
 /** One module instance per test file. */

@@ -5,7 +5,7 @@ import { Tensor as OrtTensor } from 'onnxruntime-common';
 import {
   DTYPES, DTYPE_INFO, type DType, OnnxOpsError, type OrtTensorData, type PlainTensorLike, type WasmTensor, createOps,
   encodeBfloat16, encodeFloat16, toOrt,
-} from '../../js/src/index';
+} from 'onnx-ops-wasm';
 import { getOps, plain, thrown } from './helpers';
 
 // TODO: drop once PlainTensorLike accepts ort.Tensor (its dispose() clashes with

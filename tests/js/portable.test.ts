@@ -1,10 +1,10 @@
 // The portable suite (tests/portable/), each case a Jest test, against the
-// library's sources. The same cases run in every other engine through
+// package's CommonJS build (dist/cjs). The same cases run in every other engine through
 // tests/engines/run.mjs; there each engine's features are pinned, here they
 // are those of the Node that runs Jest.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as lib from '../../js/src/index';
+import * as lib from 'onnx-ops-wasm';
 import { detectFeatures, suiteCases } from '../portable/suite';
 
 const FILE = join(__dirname, '..', '..', '..', 'shared', 'conformance', 'onnx-backend-node.json');

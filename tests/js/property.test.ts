@@ -2,7 +2,7 @@
 // reference (reference.ts), bit for bit; invalid combinations must give the
 // error the opset rules call for.
 import fc from 'fast-check';
-import { type DType, DTYPES, type OpName, opVersion, supportedDtypes, OnnxOpsError } from '../../js/src/index';
+import { type DType, DTYPES, type OpName, opVersion, supportedDtypes, OnnxOpsError } from 'onnx-ops-wasm';
 import { type PlainTensor, count, firstDifference, randomData, refBroadcast, refMax, refRelu, rng } from './reference';
 import { getOps, plain } from './helpers';
 

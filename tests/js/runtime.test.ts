@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { transformSync } from 'esbuild';
 import ts from 'typescript';
-import { ERROR_CODES, OnnxOpsError, WasmTensor, createOps } from '../../js/src/index';
+import { ERROR_CODES, OnnxOpsError, WasmTensor, createOps } from 'onnx-ops-wasm';
 import { getOps, plain } from './helpers';
 
 const ROOT = join(__dirname, '..', '..');

@@ -1,4 +1,4 @@
-import { createOps } from '../../js/src/index';
+import { createOps } from 'onnx-ops-wasm';
 
 test('smoke', async () => {
   const ops = await createOps();

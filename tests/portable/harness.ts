@@ -3,7 +3,7 @@
  * in plain ECMAScript, so that the same cases run under Jest and in every
  * engine's runner (tests/engines/). A failed assertion throws a SuiteFailure.
  */
-import type * as Library from '../../js/src/index';
+import type * as Library from 'onnx-ops-wasm';
 
 /** The package's module namespace, as each runner imports it. */
 export type Lib = typeof Library;
