@@ -378,17 +378,24 @@ class BasePage {
 
 // ------------------------------------------------------------------ chromium (playwright-core)
 
-class ChromiumPage extends BasePage {
-  constructor(pwPage) {
-    super('chromium');
-    this._page = pwPage;
-    pwPage.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') this._note(`console ${m.type()}: ${m.text()}`);
+/**
+ * A page of a driver with events, Playwright's (chromium) or Puppeteer's
+ * (firefox): their page objects share the calls used here. `close` closes
+ * what browser.newPage() made for the page.
+ */
+class EventPage extends BasePage {
+  constructor(name, page, close) {
+    super(name);
+    this._page = page;
+    this._closePage = close;
+    page.on('console', (m) => {
+      const t = m.type(); // Puppeteer says 'warn' where Playwright says 'warning'
+      if (t === 'error' || t === 'warn' || t === 'warning') this._note(`console ${t === 'error' ? 'error' : 'warning'}: ${m.text()}`);
     });
-    pwPage.on('pageerror', (e) => this._note(`page error: ${e.message}`));
-    pwPage.on('request', (r) => this._noteRequest(r.url()));
-    pwPage.on('requestfailed', (r) => this._note(`request failed: ${r.url()} (${r.failure()?.errorText})`));
-    pwPage.on('response', (r) => {
+    page.on('pageerror', (e) => this._note(`page error: ${e?.message ?? e}`));
+    page.on('request', (r) => this._noteRequest(r.url()));
+    page.on('requestfailed', (r) => this._note(`request failed: ${r.url()} (${r.failure()?.errorText ?? 'failed'})`));
+    page.on('response', (r) => {
       if (r.status() >= 400) this._note(`HTTP ${r.status()} for ${r.url()}`);
     });
   }
@@ -397,11 +404,14 @@ class ChromiumPage extends BasePage {
     await this._page.goto(url, { waitUntil: 'load', timeout: 60_000 });
   }
   async evaluate(fn, ...args) {
-    return unwrap(await this._page.evaluate(pageExpression(fn, args)), 'chromium');
+    return unwrap(await this._page.evaluate(pageExpression(fn, args)), this.browserName);
   }
   async screenshot(path) {
     mkdirSync(dirname(path), { recursive: true });
-    await this._page.screenshot({ path, fullPage: true, type: 'png' });
+    // Firefox's full-page shot of a short page is only as tall as the document; Chromium's
+    // and ours in WebKit are at least the viewport: take the viewport then.
+    const tall = await this.evaluate(() => Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0) > innerHeight);
+    await this._page.screenshot({ path, fullPage: tall, type: 'png' });
   }
   async _mouseClick(x, y) {
     await this._page.mouse.click(x, y);
@@ -409,7 +419,7 @@ class ChromiumPage extends BasePage {
   async close() {
     if (this._closed) return;
     this._closed = true;
-    await this._page.close(); // closes the context browser.newPage() made for it
+    await this._closePage();
   }
 }
 
@@ -432,7 +442,8 @@ async function launchChromium(viewport) {
     name: 'chromium',
     version: `Chromium ${browser.version()}`,
     async newPage() {
-      return new ChromiumPage(await browser.newPage({ viewport }));
+      const page = await browser.newPage({ viewport }); // in a context of its own, which page.close() closes
+      return new EventPage('chromium', page, () => page.close());
     },
     async close() {
       await browser.close();
@@ -441,46 +452,6 @@ async function launchChromium(viewport) {
 }
 
 // ------------------------------------------------------------------ firefox (puppeteer-core, BiDi)
-
-class FirefoxPage extends BasePage {
-  constructor(context, pPage) {
-    super('firefox');
-    this._context = context;
-    this._page = pPage;
-    pPage.on('console', (m) => {
-      const t = m.type();
-      if (t === 'error' || t === 'warn' || t === 'warning') this._note(`console ${t === 'error' ? 'error' : 'warning'}: ${m.text()}`);
-    });
-    pPage.on('pageerror', (e) => this._note(`page error: ${e?.message ?? e}`));
-    pPage.on('request', (r) => this._noteRequest(r.url()));
-    pPage.on('requestfailed', (r) => this._note(`request failed: ${r.url()} (${r.failure()?.errorText ?? 'failed'})`));
-    pPage.on('response', (r) => {
-      if (r.status() >= 400) this._note(`HTTP ${r.status()} for ${r.url()}`);
-    });
-  }
-  async goto(url) {
-    this._origin = originOf(url);
-    await this._page.goto(url, { waitUntil: 'load', timeout: 60_000 });
-  }
-  async evaluate(fn, ...args) {
-    return unwrap(await this._page.evaluate(pageExpression(fn, args)), 'firefox');
-  }
-  async screenshot(path) {
-    mkdirSync(dirname(path), { recursive: true });
-    // Firefox's full-page shot of a short page is only as tall as the document; Chromium's
-    // and ours in WebKit are at least the viewport: take the viewport then.
-    const tall = await this.evaluate(() => Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0) > innerHeight);
-    await this._page.screenshot({ path, fullPage: tall, type: 'png' });
-  }
-  async _mouseClick(x, y) {
-    await this._page.mouse.click(x, y);
-  }
-  async close() {
-    if (this._closed) return;
-    this._closed = true;
-    await this._context.close();
-  }
-}
 
 async function loadPuppeteer() {
   // tests/engines has its own package.json and lock file: resolve from there.
@@ -524,7 +495,7 @@ async function launchFirefox(viewport) {
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
       await page.setViewport(viewport);
-      return new FirefoxPage(context, page);
+      return new EventPage('firefox', page, () => context.close());
     },
     async close() {
       await browser.close();
