@@ -1,13 +1,28 @@
 #!/usr/bin/env bash
 # The doctest suites three ways (CMakePresets.json): in wasm (SIMD128, under
 # node), natively with ASan+UBSan (vector code through the emulated SIMD
-# layer), and natively with the scalar-only kernels.
+# layer), and natively with the scalar-only kernels. The three builds come
+# first; the three suites, each one process on one core, then run side by side.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build-wasm.sh
-ctest --preset wasm
 for preset in native-sanitize native-scalar; do
   cmake --preset $preset >/dev/null
   cmake --build --preset $preset -j"$(nproc)"
-  ctest --preset $preset
 done
+logs=$(mktemp -d)
+pids=()
+for preset in wasm native-sanitize native-scalar; do
+  ctest --preset $preset >"$logs/$preset.log" 2>&1 &
+  pids+=($!)
+done
+failed=0
+for i in 0 1 2; do
+  wait "${pids[$i]}" || failed=1
+done
+for preset in wasm native-sanitize native-scalar; do
+  echo "== ctest --preset $preset"
+  cat "$logs/$preset.log"
+done
+rm -rf "$logs"
+exit $failed

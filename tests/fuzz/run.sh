@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses into build/fuzz/ (the `fuzz` preset) and runs them.
 #
-#   tests/fuzz/run.sh [SECONDS]     SECONDS: total fuzzing time, default 60
+#   tests/fuzz/run.sh [SECONDS]     SECONDS: total fuzzing time, default 60 (two harnesses at a time)
 #
 # Harnesses (clang, -fsanitize=fuzzer,address,undefined):
 #   fuzz_ops         max_forward / relu_forward vs a naive reference, bit for bit
@@ -69,6 +69,8 @@ t_ops=$((TOTAL / 2))
 t_scalar=$((TOTAL / 4))
 t_shapes=$((TOTAL - t_ops - t_scalar))
 
+# fuzz BIN CORPUS SECONDS: one harness; its summary line goes to $WORK/BIN.summary
+# (harnesses run side by side, in subshells); fails when it found a crash.
 fuzz() {
   local bin=$1 corpus=$2 secs=$3
   [ "$secs" -ge 1 ] || return 0
@@ -83,18 +85,26 @@ fuzz() {
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   if [ $rc -ne 0 ]; then
-    failed=1
-    SUMMARY+=("fuzz    $bin: CRASH after ${execs:-?} execs (log: build/fuzz/logs/$bin.log)")
-    grep -m3 -E 'runtime error|ERROR: AddressSanitizer|ERROR: libFuzzer|FUZZ CHECK FAILED' "$log" | sed 's/^/    /'
-    grep -m1 'Test unit written to' "$log" | sed 's/^/    /'
-  else
-    SUMMARY+=("fuzz    $bin: ok, ${execs:-?} execs, ${rate:-?} exec/s, ${secs}s")
+    {
+      echo "fuzz    $bin: CRASH after ${execs:-?} execs (log: build/fuzz/logs/$bin.log)"
+      grep -m3 -E 'runtime error|ERROR: AddressSanitizer|ERROR: libFuzzer|FUZZ CHECK FAILED' "$log" | sed 's/^/    /'
+      grep -m1 'Test unit written to' "$log" | sed 's/^/    /'
+    } >"$WORK/$bin.summary"
+    return 1
   fi
+  echo "fuzz    $bin: ok, ${execs:-?} execs, ${rate:-?} exec/s, ${secs}s" >"$WORK/$bin.summary"
 }
 
-fuzz fuzz_ops ops "$t_ops"
-fuzz fuzz_ops_scalar ops "$t_scalar"
-fuzz fuzz_shapes shapes "$t_shapes"
+# Each harness is one process on one core: the vector one beside the other two.
+fuzz fuzz_ops ops "$t_ops" &
+p_ops=$!
+{ r=0; fuzz fuzz_ops_scalar ops "$t_scalar" || r=1; fuzz fuzz_shapes shapes "$t_shapes" || r=1; exit $r; } &
+p_rest=$!
+wait $p_ops || failed=1
+wait $p_rest || failed=1
+for bin in fuzz_ops fuzz_ops_scalar fuzz_shapes; do
+  [ -f "$WORK/$bin.summary" ] && SUMMARY+=("$(cat "$WORK/$bin.summary")")
+done
 
 echo
 echo "== fuzz summary =="
