@@ -93,9 +93,6 @@ const describePlan = (p: Plan): string =>
   `${p.op}-${versionAt(p.op, p.opset)} (opset ${p.opset ?? 'default'}) ${p.dtype} ` +
   `${p.shapes.map((s) => `[${s.join(',')}]`).join(' ')} as ${p.forms.join('/')}, ${p.call}`;
 
-/** The ONNX name in onnxruntime's `type` field. */
-const ortType = (d: DType): string => d;
-
 function execute(lib: Lib, ops: Ops, p: Plan): void {
   const rand = rng(p.seed ^ 0x5bd1e995);
   const inputs: PlainTensor[] = p.shapes.map((shape) => ({ dtype: p.dtype, shape, data: randomData(p.dtype, count(shape), rand) }));
@@ -105,7 +102,7 @@ function execute(lib: Lib, ops: Ops, p: Plan): void {
   try {
     const args = inputs.map((t, i) => {
       switch (p.forms[i]) {
-        case 'ort': return { type: ortType(t.dtype), dims: t.shape, data: t.data };
+        case 'ort': return { type: t.dtype, dims: t.shape, data: t.data }; // onnxruntime's type names are ours
         case 'bare': return t.data;
         case 'wasm': {
           const w = ops.tensor(t.dtype, t.shape, t.data);
