@@ -4,7 +4,7 @@
 
 namespace onnx_ops {
 
-static bool valid_shape(const Shape& s) {
+bool valid_shape(const Shape& s) {
   if (s.rank < 0 || s.rank > kMaxRank) return false;
   if (s.rank > 0 && s.dims == nullptr) return false;
   for (int k = 0; k < s.rank; ++k)

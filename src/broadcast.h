@@ -35,6 +35,9 @@ Status broadcast_dims(int n, const Shape* shapes, int64_t* out, int* rank, int* 
 // input for BadShape/Incompatible.
 Status broadcast_shape(int n, const Shape* shapes, std::vector<int64_t>* out, int* bad_input = nullptr);
 
+// Whether a shape's rank is 0..kMaxRank and its dims are non-negative.
+bool valid_shape(const Shape& shape);
+
 // Element count of a shape, or -1 when it exceeds kMaxElements.
 int64_t element_count(const Shape& shape);
 

@@ -539,6 +539,57 @@ Status max_forward(int32_t dtype, int n, const void* const* inputs, const Shape*
   return max_forward_planned(dtype, plan, inputs, out);
 }
 
+// Whether shape s lays its elements out as out does: the same dims once
+// leading 1s are dropped, and no more of them.
+static bool same_layout(const Shape& s, const Shape& out) {
+  if (s.rank > out.rank) return false;
+  int i = 0, j = 0;
+  while (i < s.rank && s.dims[i] == 1) ++i;
+  while (j < out.rank && out.dims[j] == 1) ++j;
+  if (s.rank - i != out.rank - j) return false;
+  for (; i < s.rank; ++i, ++j)
+    if (s.dims[i] != out.dims[j]) return false;
+  return true;
+}
+
+static bool equal_shapes(const Shape& a, const Shape& b) {
+  if (a.rank != b.rank) return false;
+  for (int k = 0; k < a.rank; ++k)
+    if (a.dims[k] != b.dims[k]) return false;
+  return true;
+}
+
+Status max(const Call& c) {
+  const size_t esize = dtype_size(c.dtype);
+  if (esize == 0) return Status::BadDtype;
+  if (c.n < 1) return Status::BadArity;
+  // The usual call, every input laid out as the output or a single value, and
+  // one of the output's very shape: one run, no plan.
+  bool flat = valid_shape(c.out_shape), full = false;
+  SmallBuf<unsigned char, 16> scalar(static_cast<size_t>(c.n));
+  for (int i = 0; flat && i < c.n; ++i) {
+    const Shape& s = c.shapes[i];
+    if (!valid_shape(s) || s.rank > c.out_shape.rank) return max_forward(c.dtype, c.n, c.inputs, c.shapes, c.out, c.out_shape);
+    full = full || equal_shapes(s, c.out_shape);
+    scalar[size_t(i)] = element_count(s) == 1;
+    flat = scalar[size_t(i)] || same_layout(s, c.out_shape);
+  }
+  if (!flat || !full) return max_forward(c.dtype, c.n, c.inputs, c.shapes, c.out, c.out_shape);
+  const int64_t total = element_count(c.out_shape);
+  if (total < 0 || uint64_t(total) > SIZE_MAX / esize) return Status::TooLarge;
+  if (total == 0) return Status::Ok;
+  return max_forward_flat(c.dtype, c.n, c.inputs, scalar.data(), c.out, size_t(total));
+}
+
+Status relu(const Call& c) {
+  if (c.n != 1) return Status::BadArity;
+  if (!valid_shape(c.shapes[0])) return Status::BadShape;
+  if (!equal_shapes(c.shapes[0], c.out_shape)) return Status::OutShapeMismatch;
+  const int64_t count = element_count(c.out_shape);
+  if (count < 0 || uint64_t(count) > SIZE_MAX / 8) return Status::TooLarge;
+  return relu_forward(c.dtype, c.inputs[0], c.out, size_t(count));
+}
+
 Status relu_forward(int32_t dtype, const void* x, void* out, size_t count) {
   const bool ok = with_traits<true>(dtype, [&](auto traits) { relu_exec<decltype(traits)>(x, out, count); });
   return ok ? Status::Ok : Status::BadDtype;

@@ -12,6 +12,25 @@
 
 namespace onnx_ops {
 
+// One op call over tensors in memory: n inputs of one dtype (ONNX
+// TensorProto number), each with its shape, and the output with its shape.
+struct Call {
+  int32_t dtype;
+  int n;
+  const void* const* inputs;
+  const Shape* shapes;
+  void* out;
+  Shape out_shape;
+};
+
+// ONNX Max of the call's inputs, with numpy broadcasting: out_shape must be
+// their broadcast. Statuses as max_forward's.
+Status max(const Call& call);
+
+// ONNX Relu of the call's one input; out_shape must be its shape. BadArity
+// for other than one input, OutShapeMismatch, BadDtype for unsigned dtypes.
+Status relu(const Call& call);
+
 // out = Max(inputs[0..n)) with numpy broadcasting; out has out_shape, which
 // must be the broadcast of the input shapes. out may be one of the inputs that
 // has the output's shape (in place); no other overlap is allowed.

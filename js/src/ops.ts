@@ -8,7 +8,7 @@ import {
 import { OnnxOpsError, describe, showShape } from './errors.js';
 import { DIMS, Heap, WasmTensor } from './memory.js';
 import { type OpName, dtypesOfVersion, firstVersionWith, opVersion, supportedDtypes } from './opsets.js';
-import { type Kernel, type Part, SCRATCH_BYTES, checkStatus, flat, runPlain } from './plain.js';
+import { type Kernel, type Part, SCRATCH_BYTES, checkStatus, runPlain } from './plain.js';
 import {
   type Checked, type PlainTensorLike, type Tensor, type TensorLike, broadcastChecked, checkFits, checkInput, checkOwnTensor,
   checkNotOtherCopys, checkPlainOut, checkShape, checkUnchanged, elementCount, isOwnLiveTensor, sameShape,
@@ -238,10 +238,10 @@ export class Ops {
       callDims[i] = d; // by index: emptying the array each call would free its storage
     }
     if (flat) {
-      if (!full) return undefined;
+      if (!full || words > heap.descriptorWords) return undefined;
       const result = out ?? new WasmTensor(heap, dtype, dims, size, heap.alloc(size * info.bytes, 'Max'));
       if (size > 0) {
-        const status = heap.module._onnx_ops_max_flat(info.onnx, n, heap.descriptorAddress, result.address, size);
+        const status = this.maxGeneral(info.onnx, n, result.address, dims, words);
         if (status !== 0 && !out) result.dispose();
         checkStatus('Max', status);
       }
@@ -261,7 +261,7 @@ export class Ops {
     const dtype = out.dtype;
     if (!isOwnLiveTensor(x, heap) || x.dtype !== dtype || !sameShape(x[DIMS], out[DIMS]) ||
       !dtypesOfVersion('Relu', version).includes(dtype)) return false;
-    if (x.size > 0) checkStatus('Relu', heap.module._onnx_ops_relu(DTYPE_INFO[dtype].onnx, x.address, out.address, x.size));
+    if (x.size > 0) checkStatus('Relu', this.reluCall(DTYPE_INFO[dtype].onnx, x.address, out.address, x.size));
     return true;
   }
 
@@ -269,16 +269,6 @@ export class Ops {
 
   private readonly maxKernel: Kernel = (info, parts, addresses, outShape, outAddress, n) => {
     const module = this.heap.module;
-    // Same layout as the output, or a single value, for every input: no
-    // broadcast plan needed (same shapes, scalars, [1,n] against [n], ...).
-    if (flat(parts, n)) {
-      const w = this.heap.descriptor(2 * addresses.length, 'Max');
-      for (let i = 0; i < addresses.length; i++) {
-        w[2 * i] = addresses[i];
-        w[2 * i + 1] = parts[i].size === n ? 0 : 1;
-      }
-      return module._onnx_ops_max_flat(info.onnx, addresses.length, this.heap.descriptorAddress, outAddress, n);
-    }
     // Index loops: for-of was measurably slower where arrays of several
     // kinds (frozen, packed, holey) met here.
     const count = parts.length;
@@ -322,7 +312,22 @@ export class Ops {
   }
 
   private readonly reluKernel: Kernel = (info, _parts, addresses, _outShape, outAddress, size) =>
-    this.heap.module._onnx_ops_relu(info.onnx, addresses[0], outAddress, size);
+    this.reluCall(info.onnx, addresses[0], outAddress, size);
+
+  /** Relu through its descriptor (bindings.cpp): one input and the output, both of `size` elements. */
+  private reluCall(onnx: number, x: number, out: number, size: number): number {
+    const heap = this.heap;
+    const w = heap.descriptor(8, 'Relu');
+    w[0] = onnx;
+    w[1] = 1;
+    w[2] = out;
+    w[3] = 1;
+    w[4] = size;
+    w[5] = x;
+    w[6] = 1;
+    w[7] = size;
+    return heap.module._onnx_ops_relu(heap.descriptorAddress);
+  }
 
   // ---- shared steps ----------------------------------------------------------
 

@@ -2,15 +2,13 @@
 // functions, and the same functions as plain wasm exports (_onnx_ops_*).
 export interface OnnxOpsModule {
   max(descriptor: number): number;
-  maxFlat(dtype: number, n: number, descriptor: number, out: number, count: number): number;
-  relu(dtype: number, x: number, out: number, count: number): number;
+  relu(descriptor: number): number;
   alloc(bytes: number): number;
   release(address: number): void;
   heapInUse(): number;
   simd(): number;
   _onnx_ops_max(descriptor: number): number;
-  _onnx_ops_max_flat(dtype: number, n: number, descriptor: number, out: number, count: number): number;
-  _onnx_ops_relu(dtype: number, x: number, out: number, count: number): number;
+  _onnx_ops_relu(descriptor: number): number;
   _onnx_ops_alloc(bytes: number): number;
   _onnx_ops_release(address: number): void;
   _onnx_ops_heap_in_use(): number;
