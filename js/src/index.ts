@@ -7,6 +7,7 @@
  */
 import createOnnxOpsModule from './wasm/onnx-ops-wasm.js';
 import { Ops } from './ops.js';
+import { isOpsModule } from './abi.js';
 import { OnnxOpsError, describe } from './errors.js';
 import { SCRATCH_BYTES } from './plain.js';
 import type { TypedArrayConstructor } from './dtypes.js';
@@ -92,7 +93,7 @@ export async function createOps(options: CreateOpsOptions = {}): Promise<Ops> {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined,
       `wasmBinary did not load: ${(e as Error)?.message ?? String(e)}`);
   }
-  if (typeof module._onnx_ops_max !== 'function' || typeof module._onnx_ops_simd !== 'function') {
+  if (!isOpsModule(module)) {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined,
       'wasmBinary is not this package\'s wasm (onnx-ops-wasm/wasm)');
   }

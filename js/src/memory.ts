@@ -7,7 +7,9 @@ import {
   type DType, type DTypeInfo, DTYPES, DTYPE_INFO, type TypedArray, type TypedArrayConstructor, bufferOf, byteOffsetOf,
   copyInto,
 } from './dtypes.js';
+import { wasmAlloc, wasmHeapInUse, wasmRelease } from './abi.js';
 import { OnnxOpsError, type InputRef } from './errors.js';
+import type { Checked } from './validate.js';
 import type { OnnxOpsModule } from './wasm/onnx-ops-wasm.js';
 
 /** wasm32 memory is at most 4 GiB. */
@@ -82,7 +84,7 @@ export class Heap {
       throw new OnnxOpsError('TOO_LARGE', op, input,
         `${bytes} bytes in wasm memory: one tensor there is limited to ${MAX_ALLOCATION} bytes (2 GiB - 64 KiB)`);
     }
-    const address = this.module._onnx_ops_alloc(bytes) >>> 0;
+    const address = wasmAlloc(this.module, bytes);
     if (address === 0) {
       throw new OnnxOpsError('OUT_OF_MEMORY', op, input,
         `could not allocate ${bytes} bytes (wasm memory exhausted; in use: ${this.heapInUse()} bytes)`);
@@ -92,7 +94,7 @@ export class Heap {
   }
 
   free(address: number): void {
-    if (this.live.delete(address)) this.module._onnx_ops_release(address);
+    if (this.live.delete(address)) wasmRelease(this.module, address);
   }
 
   /**
@@ -169,7 +171,7 @@ export class Heap {
 
   /** Bytes malloc has handed out and not taken back (the whole module). */
   heapInUse(): number {
-    return this.module._onnx_ops_heap_in_use() >>> 0;
+    return wasmHeapInUse(this.module);
   }
 
   /**
@@ -183,7 +185,7 @@ export class Heap {
       const size = Math.min(this.scratchLimit, Math.max(4096, 2 ** Math.ceil(Math.log2(bytes))));
       const address = this.alloc(size, op);
       this.live.delete(address);
-      if (this.scratchAddress) this.module._onnx_ops_release(this.scratchAddress);
+      if (this.scratchAddress) wasmRelease(this.module, this.scratchAddress);
       this.scratchAddress = address;
       this.scratchBytes = size;
     }
@@ -197,8 +199,8 @@ export class Heap {
 
   /** Frees the kept descriptor and scratch blocks (made again when needed). */
   trim(): void {
-    if (this.descAddress) this.module._onnx_ops_release(this.descAddress);
-    if (this.scratchAddress) this.module._onnx_ops_release(this.scratchAddress);
+    if (this.descAddress) wasmRelease(this.module, this.descAddress);
+    if (this.scratchAddress) wasmRelease(this.module, this.scratchAddress);
     this.descAddress = this.descWords = this.scratchAddress = this.scratchBytes = 0;
     this.descView = undefined;
   }
@@ -219,7 +221,7 @@ export class Heap {
       const size = Math.max(64, 2 ** Math.ceil(Math.log2(words)));
       const address = this.alloc(size * 4, op);
       this.live.delete(address); // kept for the life of the instance, not a leak
-      if (this.descAddress) this.module._onnx_ops_release(this.descAddress);
+      if (this.descAddress) wasmRelease(this.module, this.descAddress);
       this.descAddress = address;
       this.descWords = size;
       this.descView = undefined;
@@ -243,6 +245,8 @@ export class Heap {
 
 /** @internal The key of a wasm tensor's internal dims (see WasmTensor). */
 export const DIMS: unique symbol = Symbol('onnx-ops-wasm dims');
+/** @internal The key of a wasm tensor's input record (validate.ts's Checked), made once with it. */
+export const CHECKED: unique symbol = Symbol('onnx-ops-wasm checked');
 /**
  * The mark of a WasmTensor of any copy of this library: its ES module and
  * CommonJS builds, loaded side by side, are separate classes (instanceof
@@ -281,6 +285,8 @@ export class WasmTensor {
    * reads shapes more slowly where frozen and plain arrays meet.
    */
   readonly #dims: readonly number[];
+  /** What checkInput (validate.ts) returns for it: the same for every call, never modified. */
+  readonly #checked: Checked;
   readonly dtype: DType;
   readonly shape: readonly number[];
   /** Number of elements. */
@@ -291,11 +297,13 @@ export class WasmTensor {
   constructor(heap: Heap, dtype: DType, shape: readonly number[], size: number, address: number) {
     this.#heap = heap;
     this.#address = address;
+    const info = DTYPE_INFO[dtype];
     this.#dims = [...shape];
+    this.#checked = { info, shape: this.#dims, size, data: undefined, wasm: this, address };
     this.dtype = dtype;
     this.shape = Object.freeze([...shape]);
     this.size = size;
-    this.byteLength = size * DTYPE_INFO[dtype].bytes;
+    this.byteLength = size * info.bytes;
     Object.freeze(this);
   }
 
@@ -322,6 +330,11 @@ export class WasmTensor {
   /** @internal Its dims, a plain array (read only once WasmTensor.is(this) holds). */
   get [DIMS](): readonly number[] {
     return this.#dims;
+  }
+
+  /** @internal Its input record (read only once WasmTensor.is(this) holds). */
+  get [CHECKED](): Checked {
+    return this.#checked;
   }
 
   /**

@@ -2,7 +2,7 @@
  * Which operator version an opset means, and which dtypes each version takes
  * (from the ONNX operator pages for Max and Relu).
  */
-import { type DType, FLOAT_DTYPES, INT_DTYPES, UINT_DTYPES } from './dtypes.js';
+import { type DType, type DTypeInfo, DTYPE_INFO, FLOAT_DTYPES, INT_DTYPES, UINT_DTYPES } from './dtypes.js';
 import { OnnxOpsError, describe } from './errors.js';
 
 export type OpName = 'Max' | 'Relu';
@@ -42,8 +42,13 @@ function dtypeTable(op: OpName, version: number): readonly DType[] {
 }
 
 const TABLES: Record<OpName, (readonly DType[])[]> = { Max: [], Relu: [] };
+// The same tables as bit sets over the dtypes' ONNX numbers, for the check on every call.
+const ALLOWED: Record<OpName, number[]> = { Max: [], Relu: [] };
 for (const op of ['Max', 'Relu'] as const) {
-  for (const v of OP_VERSIONS[op]) TABLES[op][v] = Object.freeze(dtypeTable(op, v));
+  for (const v of OP_VERSIONS[op]) {
+    TABLES[op][v] = Object.freeze(dtypeTable(op, v));
+    ALLOWED[op][v] = TABLES[op][v].reduce((bits, d) => bits | (1 << DTYPE_INFO[d].onnx), 0);
+  }
 }
 
 /** The dtypes an operator version accepts (a shared, frozen array). */
@@ -57,6 +62,18 @@ export function supportedDtypes(op: OpName, opset?: number): DType[] {
     throw new OnnxOpsError('INVALID_ARGUMENT', String(op), undefined, 'unknown operator (use "Max" or "Relu")');
   }
   return [...dtypesOfVersion(op, opVersion(op, opset))];
+}
+
+/** Throws DTYPE_NOT_ALLOWED unless the operator version (one of OP_VERSIONS) accepts the dtype. */
+export function checkAllowed(op: OpName, version: number, info: DTypeInfo): void {
+  if (!((ALLOWED[op][version] >>> info.onnx) & 1)) notAllowed(op, version, info.name);
+}
+
+function notAllowed(op: OpName, version: number, dtype: DType): never {
+  const since = firstVersionWith(op, dtype);
+  throw new OnnxOpsError('DTYPE_NOT_ALLOWED', op, 0,
+    `dtype ${dtype} is not allowed by ${op}-${version} (allowed: ${dtypesOfVersion(op, version).join(', ')}` +
+    `${since === undefined ? `; ${op} never takes ${dtype}` : `; ${dtype} needs opset >= ${since}`})`);
 }
 
 /** Since which version an operator accepts a dtype, or undefined if never. */

@@ -5,9 +5,10 @@
  * on a tensor of any size grows wasm memory by at most the scratch block
  * (wasm memory never shrinks: a one-off huge call must not pin it).
  */
+import { type Placed, callOp } from './abi.js';
 import type { DTypeInfo, TypedArray } from './dtypes.js';
-import { type ErrorCode, OnnxOpsError } from './errors.js';
 import { type Heap, freshArray } from './memory.js';
+import type { OpName } from './opsets.js';
 import { elementCount } from './validate.js';
 
 /**
@@ -17,27 +18,6 @@ import { elementCount } from './validate.js';
  * grow wasm memory by.
  */
 export const SCRATCH_BYTES = 1 << 21;
-
-/**
- * A kernel over tensors placed in wasm memory (the inputs' shapes and sizes,
- * their addresses, the output's shape, address and size); returns a status
- * (0 = ok). Positional, made once per instance: no objects per call.
- */
-export type Kernel = (info: DTypeInfo, inputs: readonly { shape: readonly number[]; size: number }[],
-  addresses: readonly number[], outShape: readonly number[], outAddress: number, size: number) => number;
-
-// Status codes of the C++ entry points (src/dtype.h).
-const STATUS_CODES: readonly ErrorCode[] = [
-  'INVALID_ARGUMENT', 'DTYPE_NOT_ALLOWED', 'ARITY', 'INVALID_SHAPE', 'BROADCAST_MISMATCH', 'OUT_MISMATCH', 'TOO_LARGE',
-];
-
-/** Throws the OnnxOpsError of a kernel status other than 0. */
-export function checkStatus(op: string, status: number): void {
-  if (status !== 0) {
-    throw new OnnxOpsError(STATUS_CODES[status] ?? 'INVALID_ARGUMENT', op, undefined,
-      `the kernel rejected the call (status ${status})`);
-  }
-}
 
 /** An input as a window of a typed array (the validated inputs are parts as they are). */
 export interface Part {
@@ -53,26 +33,25 @@ type OutPart = Part & { offset: number };
 const align16 = (n: number): number => Math.ceil(n / 16) * 16; // no 32-bit bit ops: n may pass 2^31
 
 /**
- * Runs `kernel` on plain inputs into `out` (a typed array of the output's
- * size), or into a fresh array when there is none; returns that array. A
- * kernel status other than 0 throws.
+ * Runs `op` on plain inputs into `out` (a typed array of the output's size),
+ * or into a fresh array when there is none; returns that array.
  */
-export function runPlain(heap: Heap, kernel: Kernel, info: DTypeInfo, op: string, inputs: readonly Part[],
+export function runPlain(heap: Heap, op: OpName, info: DTypeInfo, inputs: readonly Part[],
   outShape: readonly number[], out?: TypedArray): TypedArray {
   const total = elementCount(outShape);
   if (total === 0) return out ?? freshArray(info, 0);
   const need = needed(inputs, total, info.bytes);
   const base = heap.scratch(Math.min(heap.scratchLimit, need), op);
-  if (need <= heap.scratchCapacity) return once(heap, kernel, info, op, base, inputs, outShape, total, out, 0);
+  if (need <= heap.scratchCapacity) return once(heap, op, info, base, inputs, outShape, total, out, 0);
   // Streamed: the chunks fill one array made up front.
   const data = out ?? freshArray(info, total);
-  if (flat(inputs, total)) stream(heap, kernel, info, op, base, heap.scratchCapacity, inputs, data, total);
-  else step(heap, kernel, info, op, base, heap.scratchCapacity, inputs, { data, offset: 0, shape: outShape, size: total });
+  if (flat(inputs, total)) stream(heap, op, info, base, heap.scratchCapacity, inputs, data, total);
+  else step(heap, op, info, base, heap.scratchCapacity, inputs, { data, offset: 0, shape: outShape, size: total });
   return data;
 }
 
 /** Whether every input is laid out as the output or is a single value (no broadcast plan needed). */
-export function flat(inputs: readonly { size: number }[], total: number): boolean {
+function flat(inputs: readonly { size: number }[], total: number): boolean {
   for (let i = 0; i < inputs.length; i++) if (inputs[i].size !== total && inputs[i].size !== 1) return false;
   return true;
 }
@@ -83,22 +62,20 @@ export function flat(inputs: readonly { size: number }[], total: number): boolea
  * `chunk` elements, refilled chunk by chunk, and the result goes over the
  * first of them (the kernels run in place).
  */
-function stream(heap: Heap, kernel: Kernel, info: DTypeInfo, op: string, base: number, capacity: number,
+function stream(heap: Heap, op: OpName, info: DTypeInfo, base: number, capacity: number,
   inputs: readonly Part[], out: TypedArray, total: number): void {
   const bytes = info.bytes;
-  const addresses: number[] = [];
-  const parts: Part[] = [];
+  const parts: Placed[] = [];
   const cut: number[] = []; // the inputs refilled per chunk (at least one: total > 1)
   let at = base;
   for (let i = 0; i < inputs.length; i++) {
     const p = inputs[i];
-    parts.push(p);
     if (p.size === total) {
       cut.push(i);
-      addresses.push(0);
+      parts.push({ shape: p.shape, address: 0 }); // replaced per chunk
     } else {
       heap.write(at, info, p.data, p.offset, p.size);
-      addresses.push(at);
+      parts.push({ shape: [], address: at }); // a single value: rank 0 against the chunk's [size]
       at += 16;
     }
   }
@@ -106,17 +83,17 @@ function stream(heap: Heap, kernel: Kernel, info: DTypeInfo, op: string, base: n
   // scratchLimit / 64 inputs at a time, so 16 bytes of each always fit.
   const chunk = Math.floor((capacity - (at - base)) / (cut.length * 16)) * (16 / bytes);
   if (chunk < 1) throw new Error('onnx-ops-wasm: the scratch block cannot hold one chunk');
-  for (let k = 0; k < cut.length; k++) addresses[cut[k]] = at + k * chunk * bytes;
   const outAddress = at;
   for (let offset = 0; offset < total; offset += chunk) {
     const size = Math.min(chunk, total - offset);
     const shape = [size];
     for (let k = 0; k < cut.length; k++) {
       const p = inputs[cut[k]];
-      heap.write(addresses[cut[k]], info, p.data, (p.offset ?? 0) + offset, size);
-      parts[cut[k]] = { data: p.data, shape, size };
+      const address = at + k * chunk * bytes;
+      heap.write(address, info, p.data, (p.offset ?? 0) + offset, size);
+      parts[cut[k]] = { shape, address };
     }
-    checkStatus(op, kernel(info, parts, addresses, shape, outAddress, size));
+    callOp(heap, op, info, parts, shape, outAddress);
     heap.readInto(out, info, offset, outAddress, size);
   }
 }
@@ -139,30 +116,30 @@ function needed(inputs: readonly Part[], outSize: number, bytes: number): number
  * out as the result, as broadcasting allows no other way): the kernels run in
  * place, and the block holds one array less.
  */
-function once(heap: Heap, kernel: Kernel, info: DTypeInfo, op: string, base: number, inputs: readonly Part[],
+function once(heap: Heap, op: OpName, info: DTypeInfo, base: number, inputs: readonly Part[],
   outShape: readonly number[], size: number, out: TypedArray | undefined, offset: number): TypedArray {
   let at = base;
   let outAddress = -1;
-  const addresses: number[] = [];
+  const parts: Placed[] = [];
   for (let i = 0; i < inputs.length; i++) {
     const p = inputs[i];
     heap.write(at, info, p.data, p.offset, p.size); // no offset: the whole array
-    addresses.push(at);
+    parts.push({ shape: p.shape, address: at });
     if (outAddress < 0 && p.size === size) outAddress = at;
     at += align16(p.size * info.bytes);
   }
   if (outAddress < 0) outAddress = at;
-  checkStatus(op, kernel(info, inputs, addresses, outShape, outAddress, size));
+  callOp(heap, op, info, parts, outShape, outAddress);
   if (!out) return heap.read(info, outAddress, size);
   heap.readInto(out, info, offset, outAddress, size);
   return out;
 }
 
-function step(heap: Heap, kernel: Kernel, info: DTypeInfo, op: string, base: number, capacity: number,
+function step(heap: Heap, op: OpName, info: DTypeInfo, base: number, capacity: number,
   inputs: readonly Part[], out: OutPart): void {
   const bytes = info.bytes;
   if (needed(inputs, out.size, bytes) <= capacity) {
-    once(heap, kernel, info, op, base, inputs, out.shape, out.size, out.data, out.offset);
+    once(heap, op, info, base, inputs, out.shape, out.size, out.data, out.offset);
     return;
   }
   // Split along the output's leading axis. An input that spans it (same
@@ -191,7 +168,7 @@ function step(heap: Heap, kernel: Kernel, info: DTypeInfo, op: string, base: num
       const parts = inputs.map((p, i) => (spans[i]
         ? { data: p.data, offset: (p.offset ?? 0) + r0 * (p.size / d0), shape: [r, ...p.shape.slice(1)], size: r * (p.size / d0) }
         : p));
-      step(heap, kernel, info, op, base, capacity, parts,
+      step(heap, op, info, base, capacity, parts,
         { data: out.data, offset: out.offset + r0 * restSize, shape: [r, ...rest], size: r * restSize });
     }
     return;
@@ -203,7 +180,7 @@ function step(heap: Heap, kernel: Kernel, info: DTypeInfo, op: string, base: num
       if (spans[i]) return { data: p.data, offset: (p.offset ?? 0) + r * (p.size / d0), shape: p.shape.slice(1), size: p.size / d0 };
       return p.shape.length === rank ? { ...p, shape: p.shape.slice(1) } : p; // drop its leading 1
     });
-    step(heap, kernel, info, op, base, capacity, parts,
+    step(heap, op, info, base, capacity, parts,
       { data: out.data, offset: out.offset + r * restSize, shape: rest, size: restSize });
   }
 }

@@ -8,7 +8,7 @@ import {
   standardView, typedArrayKind,
 } from './dtypes.js';
 import { type InputRef, OnnxOpsError, describe, showShape } from './errors.js';
-import { DIMS, type Heap, MAX_WASM_BYTES, TENSOR_MARK, WasmTensor } from './memory.js';
+import { CHECKED, type Heap, MAX_WASM_BYTES, TENSOR_MARK, WasmTensor } from './memory.js';
 
 /** Largest rank accepted (numpy's limit is 64 too). */
 export const MAX_RANK = 64;
@@ -48,6 +48,7 @@ export interface Checked {
   size: number;
   data: TypedArray | undefined; // plain inputs: the dtype's storage array (see storageOf: read it only through dtypes.ts)
   wasm: WasmTensor | undefined;
+  address: number; // a wasm tensor's address; -1 for plain data
 }
 
 /** Checks a shape and returns a copy of it with its element count. */
@@ -87,11 +88,12 @@ export function elementCount(shape: readonly number[]): number {
 
 /** Fails with TOO_LARGE when `size` elements of a dtype cannot fit a wasm memory. */
 export function checkFits(info: DTypeInfo, shape: readonly number[], size: number, op: string, input?: InputRef): void {
-  if (size * info.bytes >= MAX_WASM_BYTES) {
-    throw new OnnxOpsError('TOO_LARGE', op, input,
-      `shape ${showShape(shape)} of ${info.name} needs ${size * info.bytes} bytes, ` +
-      'more than a 4 GiB wasm memory holds');
-  }
+  if (size * info.bytes >= MAX_WASM_BYTES) tooLarge(info, shape, size, op, input);
+}
+
+function tooLarge(info: DTypeInfo, shape: readonly number[], size: number, op: string, input?: InputRef): never {
+  throw new OnnxOpsError('TOO_LARGE', op, input,
+    `shape ${showShape(shape)} of ${info.name} needs ${size * info.bytes} bytes, more than a 4 GiB wasm memory holds`);
 }
 
 /** Whether a typed array of this kind holds the dtype's data. */
@@ -138,16 +140,13 @@ export function checkNotOtherCopys(x: object, op: string, input: InputRef): void
   }
 }
 
-/**
- * Whether x is a live wasm tensor of `owner`: what checkOwnTensor requires of
- * a tensor, asked without an error (the zero-copy lanes of ops.ts).
- */
-export function isOwnLiveTensor(x: unknown, owner: Heap): x is WasmTensor {
-  return WasmTensor.is(x) && x.heap === owner && x.address >= 0;
-}
-
 /** Checks that a wasm tensor belongs to `owner` and is not disposed. */
 export function checkOwnTensor(x: WasmTensor, op: string, input: InputRef, owner: Heap | undefined): void {
+  if (!(WasmTensor.is(x) && x.heap === owner && x.address >= 0)) rejectTensor(x, op, input, owner);
+}
+
+/** The error of a tensor checkOwnTensor refuses (apart, so that the check stays small enough to inline). */
+function rejectTensor(x: WasmTensor, op: string, input: InputRef, owner: Heap | undefined): void {
   if (!WasmTensor.is(x)) {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, input,
       'not a tensor from ops.tensor(): a Proxy around one, or an object made from its prototype');
@@ -165,8 +164,13 @@ export function checkOwnTensor(x: WasmTensor, op: string, input: InputRef, owner
 export function checkInput(x: unknown, op: string, input: InputRef, owner: Heap | undefined): Checked {
   if (x instanceof WasmTensor) {
     checkOwnTensor(x, op, input, owner);
-    return { info: DTYPE_INFO[x.dtype], shape: x[DIMS], size: x.size, data: undefined, wasm: x };
+    return x[CHECKED];
   }
+  return checkPlainInput(x, op, input, owner);
+}
+
+/** checkInput for anything but a wasm tensor. */
+function checkPlainInput(x: unknown, op: string, input: InputRef, owner: Heap | undefined): Checked {
   if (ArrayBuffer.isView(x)) { // typed arrays of any realm, and DataViews
     const info = dtypeOfArray(x as ArrayBufferView);
     if (info === undefined) {
@@ -175,7 +179,7 @@ export function checkInput(x: unknown, op: string, input: InputRef, owner: Heap 
     const data = storageOf(x, info, op, input, owner);
     const length = lengthOf(data);
     checkFits(info, [length], length, op, input);
-    return { info, shape: [length], size: length, data, wasm: undefined };
+    return { info, shape: [length], size: length, data, wasm: undefined, address: -1 };
   }
   if (x === null || typeof x !== 'object') {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, input,
@@ -198,7 +202,7 @@ export function checkInput(x: unknown, op: string, input: InputRef, owner: Heap 
       `data has ${length} elements but shape ${showShape(shape)} needs ${size}`);
   }
   checkFits(info, shape, size, op, input);
-  return { info, shape, size, data, wasm: undefined };
+  return { info, shape, size, data, wasm: undefined, address: -1 };
 }
 
 /**
@@ -306,6 +310,13 @@ export function sameShape(a: readonly number[], b: readonly number[]): boolean {
 }
 
 
+/** A typed array `out`: as the caller gave it (the result's data), its storage array, and whether it is staged (below). */
+export interface OutArray {
+  given: ArrayBufferView;
+  data: TypedArray;
+  staged: boolean;
+}
+
 /**
  * Checks a typed array given as `out` for plain inputs: the dtype's array
  * class, the result's length, and no partial overlap with an input (being
@@ -313,7 +324,7 @@ export function sameShape(a: readonly number[], b: readonly number[]): boolean {
  * result must be computed aside and copied in (see below).
  */
 export function checkPlainOut(op: string, info: DTypeInfo, shape: readonly number[], size: number, out: ArrayBufferView,
-  inputs: readonly Checked[], owner: Heap): { data: TypedArray; staged: boolean } {
+  inputs: readonly Checked[], owner: Heap): OutArray {
   const data = storageOf(out, info, op, 'out');
   const buffer = bufferOf(data);
   if (buffer === owner.wasmBuffer) {
@@ -343,7 +354,7 @@ export function checkPlainOut(op: string, info: DTypeInfo, shape: readonly numbe
     const b = c.data && bufferOf(c.data);
     return b !== undefined && b !== buffer && isShared(b);
   });
-  return { data, staged };
+  return { given: out, data, staged };
 }
 
 /** Whether a buffer is a SharedArrayBuffer of any realm (this realm's ArrayBuffers skip the tag test). */

@@ -1,0 +1,91 @@
+/**
+ * Running a plan (plan.ts): in wasm memory, where the result is a wasm
+ * tensor, or on the plain path (plain.ts), where it is a fresh array or the
+ * caller's `out`. Temporary memory is freed on every path, errors included.
+ */
+import { type Placed, callOp } from './abi.js';
+import { type TypedArray, copyInto } from './dtypes.js';
+import { type Heap, WasmTensor } from './memory.js';
+import { type Part, runPlain } from './plain.js';
+import type { Plan } from './plan.js';
+import { type Tensor, broadcastChecked, elementCount } from './validate.js';
+
+/** A plain result: `{ dtype, shape, data }` with a fresh, caller-owned typed array. */
+export type Result = Tensor & { shape: number[] };
+
+export function execute(heap: Heap, p: Plan): Result | WasmTensor {
+  if (!p.wasm) return plain(heap, p);
+  const out = p.out;
+  if (!p.placed || !out) return inWasm(heap, p);
+  // Wasm tensors into a wasm tensor: nothing to allocate or free.
+  if (p.size > 0) callOp(heap, p.op, p.info, p.inputs, p.shape, out.address);
+  return out;
+}
+
+/**
+ * Wasm tensors are used where they are; plain inputs are copied into
+ * temporary wasm memory; the result is `out` or a new wasm tensor.
+ */
+function inWasm(heap: Heap, p: Plan): WasmTensor {
+  const { op, info, inputs, out } = p;
+  let placed: Placed[] | undefined; // the inputs as placed, once one is plain
+  let result = out;
+  try {
+    for (let i = 0; i < inputs.length; i++) {
+      const c = inputs[i];
+      if (c.wasm && !placed) continue;
+      placed ??= inputs.slice(0, i);
+      if (c.wasm) {
+        placed.push(c);
+      } else {
+        const address = heap.alloc(c.size * info.bytes, op, i);
+        placed.push({ shape: c.shape, address });
+        heap.write(address, info, c.data!);
+      }
+    }
+    result ??= new WasmTensor(heap, info.name, p.shape, p.size, heap.alloc(p.size * info.bytes, op));
+    if (p.size > 0) callOp(heap, op, info, placed ?? inputs, p.shape, result.address);
+    return result;
+  } catch (e) {
+    if (!out) result?.dispose();
+    throw e;
+  } finally {
+    for (let i = 0; placed && i < placed.length; i++) if (!inputs[i].wasm) heap.free(placed[i].address);
+  }
+}
+
+/**
+ * How many plain inputs one Max call takes; more are folded in groups of it.
+ * Each input needs at least 16 bytes of the scratch block, and, beyond it,
+ * wasm memory for its part of the call descriptor (under 48 bytes per dim,
+ * up to the output's rank, and two more): a group keeps that under the
+ * scratch block's size too, so a plain call grows wasm memory by at most
+ * twice the block.
+ */
+const foldGroup = (scratchLimit: number, rank: number): number =>
+  Math.max(2, Math.floor(Math.min(scratchLimit / 64, scratchLimit / (48 * (rank + 2)))));
+
+/** Plain inputs, a plain result: through the scratch block (plain.ts). */
+function plain(heap: Heap, p: Plan): Result {
+  const { op, info, outArray } = p;
+  const target = outArray?.data;
+  const inputs = p.inputs as readonly Part[]; // all plain: each has its data
+  const group = foldGroup(heap.scratchLimit, p.shape.length);
+  let data: TypedArray;
+  if (inputs.length <= group) {
+    data = runPlain(heap, op, info, inputs, p.shape, outArray?.staged ? undefined : target);
+  } else {
+    // Group by group, left to right (so the first NaN still wins), each
+    // group's result the first input of the next.
+    const fold = (parts: readonly Part[]): Part => {
+      const shape = broadcastChecked(parts, op);
+      return { data: runPlain(heap, op, info, parts, shape), shape, size: elementCount(shape) };
+    };
+    let acc = fold(inputs.slice(0, group));
+    for (let i = group; i < inputs.length; i += group - 1) acc = fold([acc, ...inputs.slice(i, i + group - 1)]);
+    data = acc.data;
+  }
+  if (target && data !== target) copyInto(target, data); // staged or folded
+  // The shape: plain inputs' shapes are this call's own copies (validate.ts), never seen by the caller.
+  return { dtype: info.name, shape: p.shape as number[], data: (outArray?.given as TypedArray | undefined) ?? heap.present(info, data) };
+}

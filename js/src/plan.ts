@@ -1,0 +1,154 @@
+/**
+ * Preparing a call: every check of the op's arguments, once, and the plan
+ * that execute.ts runs (the result's dtype, shape and size, the checked
+ * inputs, where the result goes). Nothing here touches wasm memory.
+ */
+import type { DTypeInfo } from './dtypes.js';
+import { type ErrorCode, OnnxOpsError, describe, showShape } from './errors.js';
+import { DIMS, type Heap, WasmTensor } from './memory.js';
+import { type OpName, checkAllowed, opVersion } from './opsets.js';
+import {
+  type Checked, type OutArray, broadcastChecked, checkFits, checkInput, checkNotOtherCopys, checkOwnTensor, checkPlainOut, checkUnchanged,
+  elementCount, sameShape,
+} from './validate.js';
+
+export interface OpOptions {
+  /** The model's ai.onnx opset (integer >= 1). Default: the newest operator version. */
+  opset?: number;
+  /**
+   * Where to write the result: a wasm tensor, or a typed array of the result's
+   * dtype and size (for plain inputs). May be one of the inputs (in place).
+   */
+  out?: WasmTensor | ArrayBufferView;
+}
+
+/**
+ * A checked call. `wasm`: it runs in wasm memory (an input or `out` is a
+ * wasm tensor) and returns a wasm tensor; otherwise it takes the plain path
+ * (plain.ts) and returns a plain result.
+ */
+export interface Plan {
+  op: OpName;
+  info: DTypeInfo;
+  shape: readonly number[];
+  size: number;
+  inputs: readonly Checked[];
+  wasm: boolean;
+  /** Every input is a wasm tensor. */
+  placed: boolean;
+  /** A wasm tensor `out`. */
+  out: WasmTensor | undefined;
+  /** A typed array `out`. */
+  outArray: OutArray | undefined;
+}
+
+/** Max: 1..N inputs of one dtype; from Max-8 on they broadcast, before it they share one shape. */
+export function prepareMax(heap: Heap, inputs: unknown, options: unknown): Plan {
+  const op = 'Max';
+  if (!Array.isArray(inputs)) fail('INVALID_ARGUMENT', op, 'inputs must be an array of tensors: max([a, b, ...])');
+  const o = checkOptions(op, options);
+  const version = opVersion(op, o.opset);
+  const out = checkOut(heap, op, o.out);
+  const n = inputs.length;
+  if (n === 0) fail('ARITY', op, 'needs at least one input');
+  const checked: Checked[] = [];
+  for (let i = 0; i < n; i++) checked.push(checkInput(inputs[i], op, i, heap)); // holes too
+  checkUnchanged(op, inputs, checked, out);
+  const info = checkDtypes(op, version, checked);
+  const first = checked[0].shape;
+  const shape = version >= 8 ? broadcastChecked(checked, op) : sameShapes(version, checked);
+  return plan(heap, op, info, shape, shape === first ? checked[0].size : elementCount(shape), checked, out);
+}
+
+/** Relu: exactly one input (a one-element array of it too); `count`: how many arguments the call had. */
+export function prepareRelu(heap: Heap, input: unknown, options: unknown, count: number): Plan {
+  const op = 'Relu';
+  if (Array.isArray(input)) input = onlyInput(input);
+  if (input === undefined && count === 0) fail('ARITY', op, 'takes exactly one input, got none');
+  const o = checkOptions(op, options);
+  const version = opVersion(op, o.opset);
+  const out = checkOut(heap, op, o.out);
+  const c = checkInput(input, op, 0, heap);
+  const checked = [c];
+  if (c.wasm === undefined) checkUnchanged(op, [input], checked, out); // a wasm tensor runs no caller code
+  return plan(heap, op, checkDtypes(op, version, checked), c.shape, c.size, checked, out);
+}
+
+/** An error about the call as a whole. */
+function fail(code: ErrorCode, op: OpName, problem: string): never {
+  throw new OnnxOpsError(code, op, undefined, problem);
+}
+
+/** Relu's input given as an array of one. */
+function onlyInput(inputs: readonly unknown[]): unknown {
+  if (inputs.length !== 1) fail('ARITY', 'Relu', `takes exactly one input, got ${inputs.length}`);
+  return inputs[0];
+}
+
+/** Max-1 and Max-6: every input has input 0's shape, the result's. */
+function sameShapes(version: number, checked: readonly Checked[]): readonly number[] {
+  const first = checked[0].shape;
+  for (let i = 1; i < checked.length; i++) {
+    if (!sameShape(checked[i].shape, first)) {
+      throw new OnnxOpsError('SHAPE_MISMATCH', 'Max', i,
+        `Max-${version} needs inputs of one shape (broadcasting comes with opset 8): ` +
+        `${showShape(checked[i].shape)} vs input 0's ${showShape(first)}`);
+    }
+  }
+  return first;
+}
+
+function checkOptions(op: OpName, options: unknown = {}): OpOptions {
+  if (options === null || typeof options !== 'object') fail('INVALID_ARGUMENT', op, 'options must be an object: { opset?, out? }');
+  return options as OpOptions;
+}
+
+/** `out`, if given: a live wasm tensor of this instance or a typed array. */
+function checkOut(heap: Heap, op: OpName, out: unknown): WasmTensor | ArrayBufferView | undefined {
+  if (out instanceof WasmTensor) checkOwnTensor(out, op, 'out', heap);
+  else if (out !== undefined && (!ArrayBuffer.isView(out) || out instanceof DataView)) notAnOut(op, out);
+  return out as WasmTensor | ArrayBufferView | undefined;
+}
+
+function notAnOut(op: OpName, out: unknown): never {
+  if (typeof out === 'object' && out !== null) checkNotOtherCopys(out, op, 'out');
+  throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out', `out must be a tensor from ops.tensor() or a typed array, got ${describe(out)}`);
+}
+
+/** One dtype for all inputs, and one the op's version allows. */
+function checkDtypes(op: OpName, version: number, checked: readonly Checked[]): DTypeInfo {
+  const info = checked[0].info;
+  for (let i = 1; i < checked.length; i++) if (checked[i].info !== info) dtypeMismatch(op, checked, i);
+  checkAllowed(op, version, info);
+  return info;
+}
+
+function dtypeMismatch(op: OpName, checked: readonly Checked[], i: number): never {
+  throw new OnnxOpsError('DTYPE_MISMATCH', op, i,
+    `dtype ${checked[i].info.name} differs from input 0's ${checked[0].info.name} (all inputs must share one dtype)`);
+}
+
+/** The plan, once the result's shape is known: its size fits, and `out` takes it. */
+function plan(heap: Heap, op: OpName, info: DTypeInfo, shape: readonly number[], size: number,
+  inputs: readonly Checked[], out: WasmTensor | ArrayBufferView | undefined): Plan {
+  checkFits(info, shape, size, op);
+  let placed = true;
+  for (let i = 0; i < inputs.length; i++) placed &&= inputs[i].wasm !== undefined;
+  const tensorOut = out instanceof WasmTensor;
+  const p: Plan = { op, info, shape, size, inputs, wasm: placed || tensorOut, placed, out: undefined, outArray: undefined };
+  if (!p.wasm) for (let i = 0; i < inputs.length; i++) p.wasm ||= inputs[i].wasm !== undefined;
+  if (tensorOut) {
+    if (out.dtype !== info.name || !sameShape(out[DIMS], shape)) outMismatch(op, out, info, shape);
+    // Each wasm tensor is its own allocation, so out can only overlap an
+    // input by being that input, which then has the output's shape: in place.
+    p.out = out;
+  } else if (out !== undefined) {
+    if (p.wasm) throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out', 'a typed array out goes with plain inputs only; use a wasm tensor');
+    p.outArray = checkPlainOut(op, info, shape, size, out, inputs, heap);
+  }
+  return p;
+}
+
+function outMismatch(op: OpName, out: WasmTensor, info: DTypeInfo, shape: readonly number[]): never {
+  throw new OnnxOpsError('OUT_MISMATCH', op, 'out', `out is ${out.dtype} ${showShape(out.shape)} but the result is ${info.name} ${showShape(shape)}`);
+}
