@@ -1,9 +1,9 @@
 // Builds the package in dist/ from js/src and the wasm module in build/wasm:
 //
-//   dist/esm/index.js             the TypeScript API, one minified ES module (+ .map)
-//   dist/esm/wasm/onnx-ops-wasm.js  the Emscripten glue, minified, with the wasm embedded
-//                                 zlib-compressed (base64) and inflated at load time
-//                                 with DecompressionStream('deflate')
+//   dist/esm/index.js             the TypeScript API and the Emscripten glue, one minified
+//                                 ES module (+ .map), with the wasm embedded zlib-compressed
+//                                 (base64) and inflated at load time with
+//                                 DecompressionStream('deflate')
 //   dist/cjs/...                  the same as CommonJS
 //   dist/types/                   declarations (tsc; also type-checks js/src)
 //   dist/onnx-ops-wasm.wasm       the raw wasm, for createOps({ wasmBinary }) (not loaded by default)
@@ -83,12 +83,12 @@ function deflateWasm() {
 }
 const wasmDeflated = deflateWasm();
 
-// What dist/*/wasm/onnx-ops-wasm.js exports: the glue's factory, given the wasm bytes.
+// What js/src/index.ts imports as ./wasm/onnx-ops-wasm.js: the glue's factory, given the wasm bytes.
 // What the runtime lacks to inflate them it only names (as the rejection's
 // \`missing\`): createOps() turns that into its UNSUPPORTED_ENGINE error.
 const loader = (glueImport) => `${glueImport}
-// The wasm module (${wasm.length} bytes), zlib-compressed (${wasmDeflated.length} bytes), base64.
-const WASM_DEFLATE_BASE64 = ${JSON.stringify(wasmDeflated.toString('base64'))};
+// The wasm module, zlib-compressed and base64, is ONNX_OPS_WASM_BASE64: a var
+// at the very end of the bundle (see below).
 let bytes;
 
 const missing = (what) => Promise.reject(Object.assign(new Error('onnx-ops-wasm: no ' + what), { missing: what }));
@@ -103,7 +103,7 @@ function wasmBytes() {
     } catch {
       return missing("DecompressionStream's 'deflate' format");
     }
-    const deflated = Uint8Array.from(atob(WASM_DEFLATE_BASE64), (c) => c.charCodeAt(0));
+    const deflated = Uint8Array.from(atob(ONNX_OPS_WASM_BASE64), (c) => c.charCodeAt(0));
     const stream = new Blob([deflated]).stream().pipeThrough(inflate);
     bytes = new Response(stream).arrayBuffer().catch((e) => {
       bytes = undefined;
@@ -130,16 +130,29 @@ for (const [kind, format, type] of [['esm', 'esm', 'module'], ['cjs', 'cjs', 'co
   const entry = join(tmp, `loader-${kind}.mjs`);
   writeFileSync(glueFile, glue);
   writeFileSync(entry, loader(`import glue from ${JSON.stringify('./' + glueFile.split('/').pop())};`));
-  const common = { bundle: true, format, target: 'es2022', platform: 'neutral', minify: true, legalComments: 'inline', logLevel: 'warning' };
+  // One file per build, the API and the loader with its glue: one request, and
+  // one gzip stream (smaller than two).
+  const loaderPlugin = {
+    name: 'wasm-loader',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/wasm\/onnx-ops-wasm\.js$/ }, () => ({ path: entry }));
+    },
+  };
   await build({
-    ...common, entryPoints: [entry], outfile: join(dist, kind, 'wasm', 'onnx-ops-wasm.js'), banner: { js: banner },
+    entryPoints: [join(root, 'js', 'src', 'index.ts')], outfile: join(dist, kind, 'index.js'),
+    bundle: true, format, target: 'es2022', platform: 'neutral', minify: true, legalComments: 'inline', logLevel: 'warning',
+    plugins: [loaderPlugin], sourcemap: 'linked', sourcesContent: true, banner: { js: banner },
     define: kind === 'cjs' ? { 'import.meta.url': 'undefined' } : {},
   });
-  await build({
-    ...common, entryPoints: [join(root, 'js', 'src', 'index.ts')], outfile: join(dist, kind, 'index.js'),
-    external: ['./wasm/onnx-ops-wasm.js'], sourcemap: 'linked', sourcesContent: true,
-    banner: { js: '/*! onnx-ops-wasm | MIT License */' },
-  });
+  // The base64 text last: amid the code it made gzip's Huffman tables worse
+  // for both. A module-level var, read only once the module has run.
+  const file = join(dist, kind, 'index.js');
+  const code = readFileSync(file, 'utf8');
+  const at = code.lastIndexOf('\n//# sourceMappingURL=');
+  if (at < 0 || !code.includes('ONNX_OPS_WASM_BASE64')) throw new Error(`build-js: unexpected ${file}`);
+  const data = `\n// The wasm module (${wasm.length} bytes), zlib-compressed (${wasmDeflated.length} bytes), base64.\n` +
+    `var ONNX_OPS_WASM_BASE64=${JSON.stringify(wasmDeflated.toString('base64'))};`;
+  writeFileSync(file, code.slice(0, at) + data + code.slice(at));
   writeFileSync(join(dist, kind, 'package.json'), JSON.stringify({ type }) + '\n');
 }
 console.log(`build-js: dist/esm, dist/cjs, dist/types; wasm ${wasm.length} bytes, embedded deflated ${wasmDeflated.length} bytes`);

@@ -208,7 +208,6 @@ for (const browser of BROWSERS) {
       assert.equal(await getAttribute(page, '[data-testid="simd-status"]', 'data-simd'), 'true');
       assert.equal((await textContent(page, '[data-testid="simd-status"]')).trim(), 'WASM SIMD: on');
       assert.ok(requests.includes(`${server.url}dist/esm/index.js`), 'the library is imported from /dist/esm/index.js');
-      assert.ok(requests.includes(`${server.url}dist/esm/wasm/onnx-ops-wasm.js`));
 
       // The opset resolves to an operator version, and the dtype list follows it.
       await setOp(page, 'Max');
@@ -428,7 +427,6 @@ test('serve.mjs serves demo/ and dist/ with the right MIME types and nothing out
     assert.deepEqual(await type('/app.js'), [200, 'text/javascript; charset=utf-8']);
     assert.deepEqual(await type('/style.css'), [200, 'text/css; charset=utf-8']);
     assert.deepEqual(await type('/dist/esm/index.js'), [200, 'text/javascript; charset=utf-8']);
-    assert.deepEqual(await type('/dist/esm/wasm/onnx-ops-wasm.js'), [200, 'text/javascript; charset=utf-8']);
     assert.equal((await type('/nope.js'))[0], 404);
     // Raw paths (fetch would normalize the dots away): nothing outside demo/ and dist/.
     const raw = (path) => new Promise((resolve, reject) => {

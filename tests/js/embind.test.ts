@@ -3,13 +3,12 @@
 // the TypeScript layer calls. The build leaves out Embind's JavaScript for the
 // types no binding takes or returns (bindings/embind-slim.js); these calls
 // check that every registered function still works and agrees with its plain
-// export, on the module the package ships (dist/cjs/wasm/onnx-ops-wasm.js, the
-// glue and wasm that createOps() loads).
-import { join } from 'node:path';
+// export, on the module createOps() loads from the shipped dist/.
+import { createOps } from 'onnx-ops-wasm';
 
 type RawModule = Record<string, (...args: number[]) => number> & { HEAPU8: Uint8Array };
-// eslint-disable-next-line @typescript-eslint/no-var-requires
-const createModule: () => Promise<RawModule> = require(join(__dirname, '../../dist/cjs/wasm/onnx-ops-wasm.js')).default;
+const createModule = async (): Promise<RawModule> =>
+  ((await createOps()) as unknown as { heap: { module: RawModule } }).heap.module;
 
 const FLOAT32 = 1;
 const BAD_DTYPE = 1; // onnx_ops::Status::BadDtype

@@ -229,8 +229,8 @@ describe('the tarball', () => {
     const files = packInfo.files.map((f) => f.path).sort();
     for (const required of [
       'package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/API.md',
-      'dist/esm/index.js', 'dist/esm/wasm/onnx-ops-wasm.js', 'dist/esm/package.json',
-      'dist/cjs/index.js', 'dist/cjs/wasm/onnx-ops-wasm.js', 'dist/cjs/package.json',
+      'dist/esm/index.js', 'dist/esm/package.json',
+      'dist/cjs/index.js', 'dist/cjs/package.json',
       'dist/types/index.d.ts', 'dist/types/wasm/onnx-ops-wasm.d.ts', 'dist/onnx-ops-wasm.wasm',
     ]) assert.ok(files.includes(required), `${required} is missing from the tarball`);
     const allowed = /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|docs\/API\.md|dist\/(esm|cjs)\/[\w/-]+\.(js|js\.map|json)|dist\/types\/[\w/-]+\.d\.ts|dist\/onnx-ops-wasm\.wasm)$/;
@@ -268,7 +268,8 @@ describe('the tarball', () => {
       const gzip = [...files.values()].reduce((a, f) => a + f.gzip, 0);
       const list = [...files].map(([f, s]) => `${f.slice(ROOT.length)} ${s.raw}/${s.gzip}`).join(', ');
       console.log(`# ${kind}: ${raw} bytes, ${gzip} gzip -9 (${list})`);
-      assert.ok(files.size >= 2, `${kind}: the wasm glue is reachable from index.js`);
+      assert.equal(files.size, 1, `${kind}: index.js alone, the API with the wasm glue and the wasm`);
+      assert.match(readFileSync(join(ROOT, 'dist', kind, 'index.js'), 'utf8'), /\bvar ONNX_OPS_WASM_BASE64="eN/, `${kind}: the embedded wasm`);
       assert.ok(raw < BUDGET.raw, `${kind}: ${raw} bytes loaded, budget ${BUDGET.raw}`);
       assert.ok(gzip < BUDGET.gzip, `${kind}: ${gzip} bytes gzipped, budget ${BUDGET.gzip}`);
     }
