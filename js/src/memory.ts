@@ -48,22 +48,22 @@ export function freshArray(info: DTypeInfo, length: number): TypedArray {
 
 export class Heap {
   /** Addresses allocated here and not yet released, with their sizes. */
-  private readonly live = new Map<number, number>();
+  readonly #live = new Map<number, number>();
   /** A reusable block for call descriptors (not counted as live). */
-  private descAddress = 0;
-  private descWords = 0;
-  private descView: Int32Array | undefined;
+  #descAddress = 0;
+  #descWords = 0;
+  #descView: Int32Array | undefined;
   /** The plain path's scratch block (not counted as live). */
-  private scratchAddress = 0;
-  private scratchBytes = 0;
+  #scratchAddress = 0;
+  #scratchBytes = 0;
   /**
    * The buffer of the module's HEAPU8 view as last seen, and a view of it for
    * each dtype (its storage array), by ONNX number: renewed only when the
    * memory grows (see wasmBuffer).
    */
-  private u8Seen: Uint8Array | undefined;
-  private bufferSeen: ArrayBufferLike | undefined;
-  private views: TypedArray[] = [];
+  #u8Seen: Uint8Array | undefined;
+  #bufferSeen: ArrayBufferLike | undefined;
+  #views: TypedArray[] = [];
 
   /**
    * @param scratchLimit bytes the plain path may hold for one call (its
@@ -89,12 +89,12 @@ export class Heap {
       throw new OnnxOpsError('OUT_OF_MEMORY', op, input,
         `could not allocate ${bytes} bytes (wasm memory exhausted; in use: ${this.heapInUse()} bytes)`);
     }
-    this.live.set(address, bytes);
+    this.#live.set(address, bytes);
     return address;
   }
 
   free(address: number): void {
-    if (this.live.delete(address)) wasmRelease(this.module, address);
+    if (this.#live.delete(address)) wasmRelease(this.module, address);
   }
 
   /**
@@ -103,39 +103,39 @@ export class Heap {
    * again only then: reading `.buffer` is a call into the engine.
    */
   get wasmBuffer(): ArrayBufferLike {
-    this.sync();
-    return this.bufferSeen!;
+    this.#sync();
+    return this.#bufferSeen!;
   }
 
   /** A view of all of wasm memory as the dtype's storage array (valid until memory grows). */
-  private heapView(info: DTypeInfo): TypedArray {
-    this.sync();
-    return this.views[info.onnx];
+  #heapView(info: DTypeInfo): TypedArray {
+    this.#sync();
+    return this.#views[info.onnx];
   }
 
   /** Takes the buffer and the views again when the glue's HEAPU8 is not the one last seen. */
-  private sync(): void {
+  #sync(): void {
     const u8 = this.module.HEAPU8;
-    if (u8 === this.u8Seen) return;
+    if (u8 === this.#u8Seen) return;
     const buffer = u8.buffer;
-    this.u8Seen = u8;
-    this.bufferSeen = buffer;
-    this.views = [];
+    this.#u8Seen = u8;
+    this.#bufferSeen = buffer;
+    this.#views = [];
     for (const d of DTYPES) {
       const { onnx, array, bytes } = DTYPE_INFO[d];
-      this.views[onnx] = new array(buffer, 0, buffer.byteLength / bytes);
+      this.#views[onnx] = new array(buffer, 0, buffer.byteLength / bytes);
     }
   }
 
   /** Bytes allocated through this heap and not released. */
   get liveBytes(): number {
     let total = 0;
-    for (const b of this.live.values()) total += b;
+    for (const b of this.#live.values()) total += b;
     return total;
   }
 
   get liveAllocations(): number {
-    return this.live.size;
+    return this.#live.size;
   }
 
   /** A view of `length` elements of `dtype` at `address`; valid until memory grows. */
@@ -150,7 +150,7 @@ export class Heap {
    */
   write(address: number, info: DTypeInfo, data: TypedArray, offset?: number, count?: number): void {
     const src = offset === undefined ? data : new info.array(bufferOf(data), byteOffsetOf(data) + offset * info.bytes, count!);
-    copyInto(this.heapView(info), src, address / info.bytes);
+    copyInto(this.#heapView(info), src, address / info.bytes);
   }
 
   /**
@@ -162,7 +162,7 @@ export class Heap {
   read(info: DTypeInfo, address: number, length: number): TypedArray {
     if (length * info.bytes < UNZEROED_MIN_BYTES) {
       const at = address / info.bytes;
-      return this.heapView(info).slice(at, at + length);
+      return this.#heapView(info).slice(at, at + length);
     }
     const out = freshArray(info, length);
     this.readInto(out, info, 0, address, length);
@@ -181,34 +181,34 @@ export class Heap {
    * live allocation.
    */
   scratch(bytes: number, op: string): number {
-    if (bytes > this.scratchBytes) {
+    if (bytes > this.#scratchBytes) {
       const size = Math.min(this.scratchLimit, Math.max(4096, 2 ** Math.ceil(Math.log2(bytes))));
       const address = this.alloc(size, op);
-      this.live.delete(address);
-      if (this.scratchAddress) wasmRelease(this.module, this.scratchAddress);
-      this.scratchAddress = address;
-      this.scratchBytes = size;
+      this.#live.delete(address);
+      if (this.#scratchAddress) wasmRelease(this.module, this.#scratchAddress);
+      this.#scratchAddress = address;
+      this.#scratchBytes = size;
     }
-    return this.scratchAddress;
+    return this.#scratchAddress;
   }
 
   /** Bytes of the scratch block (0 before the first plain call or after trim). */
   get scratchCapacity(): number {
-    return this.scratchBytes;
+    return this.#scratchBytes;
   }
 
   /** Frees the kept descriptor and scratch blocks (made again when needed). */
   trim(): void {
-    if (this.descAddress) wasmRelease(this.module, this.descAddress);
-    if (this.scratchAddress) wasmRelease(this.module, this.scratchAddress);
-    this.descAddress = this.descWords = this.scratchAddress = this.scratchBytes = 0;
-    this.descView = undefined;
+    if (this.#descAddress) wasmRelease(this.module, this.#descAddress);
+    if (this.#scratchAddress) wasmRelease(this.module, this.#scratchAddress);
+    this.#descAddress = this.#descWords = this.#scratchAddress = this.#scratchBytes = 0;
+    this.#descView = undefined;
   }
 
   /** Copies `count` elements of a dtype at `address` into `target` (its storage array) from element `offset` on. */
   readInto(target: TypedArray, info: DTypeInfo, offset: number, address: number, count: number): void {
     const at = address / info.bytes;
-    copyInto(target, this.heapView(info).subarray(at, at + count), offset);
+    copyInto(target, this.#heapView(info).subarray(at, at + count), offset);
   }
 
   /**
@@ -217,29 +217,29 @@ export class Heap {
    * until memory grows.
    */
   descriptor(words: number, op: string): Int32Array {
-    if (words > this.descWords) {
+    if (words > this.#descWords) {
       const size = Math.max(64, 2 ** Math.ceil(Math.log2(words)));
       const address = this.alloc(size * 4, op);
-      this.live.delete(address); // kept for the life of the instance, not a leak
-      if (this.descAddress) wasmRelease(this.module, this.descAddress);
-      this.descAddress = address;
-      this.descWords = size;
-      this.descView = undefined;
+      this.#live.delete(address); // kept for the life of the instance, not a leak
+      if (this.#descAddress) wasmRelease(this.module, this.#descAddress);
+      this.#descAddress = address;
+      this.#descWords = size;
+      this.#descView = undefined;
     }
     // A view detached by memory growth has length 0: only then make a new one.
-    if (!this.descView || this.descView.length === 0) {
-      this.descView = new Int32Array(this.wasmBuffer, this.descAddress, this.descWords);
+    if (!this.#descView || this.#descView.length === 0) {
+      this.#descView = new Int32Array(this.wasmBuffer, this.#descAddress, this.#descWords);
     }
-    return this.descView;
+    return this.#descView;
   }
 
   get descriptorAddress(): number {
-    return this.descAddress;
+    return this.#descAddress;
   }
 
   /** Words the descriptor block holds now (0 before the first call that needs one, or after trim). */
   get descriptorWords(): number {
-    return this.descWords;
+    return this.#descWords;
   }
 }
 
