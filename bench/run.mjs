@@ -16,10 +16,11 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import {
-  ARRAY_TYPES, DTYPES, BYTES, sizeOf, randomData, compareOutputs, refMax, refRelu,
+  DTYPES, BYTES, randomData, compareOutputs, refMax, refRelu,
 } from './common.mjs';
-import { createOrtPeer, createTfjsPeer, createJsPeer, createCopyLimit, createPlainFloor, COPY_PLACEMENTS } from './peers.mjs';
-import { workloads, outShapeOf } from './check.mjs';
+import { createOrtPeer, createTfjsPeer, createJsPeer, createCopyLimit, COPY_PLACEMENTS } from './peers.mjs';
+import { workloads } from './check.mjs';
+import { prepareCase } from './cases.mjs';
 import { benchProcess, cpuModel, measure as measureWith, sink } from './timing.mjs';
 import { fmtN, fmtUs, fmtG, fmtX, svgChart } from './report.mjs';
 
@@ -102,101 +103,9 @@ async function loadOurs() {
 const freshBytes = (bytes) => (bytes >= 2 ** 20 ? Buffer.allocUnsafeSlow(bytes) : new Uint8Array(bytes));
 
 // ---------------------------------------------------------------- one case
-/**
- * Set up every column for one (workload, dtype, n), run each once, compare all
- * outputs bit-for-bit with ours (or JS if ours is unavailable), then time them.
- */
+/** Every column of one (workload, dtype, n), checked (cases.mjs), then timed one after another. */
 async function runCase(ctx, wl, dtype, n, shapes) {
-  const { ops, peers, copy } = ctx;
-  const outShape = outShapeOf(wl.op, shapes);
-  const bpe = BYTES[dtype];
-  const elements = sizeOf(outShape);
-  const bytesRead = shapes.reduce((s, sh) => s + sizeOf(sh) * bpe, 0);
-  const bytesWritten = elements * bpe;
-  const bytes = bytesRead + bytesWritten;
-  const inputs = shapes.map((s, i) => ({ dtype, shape: s, data: randomData(dtype, sizeOf(s), 1000 + 31 * i + n % 997) }));
-  const call = (o, args, extra) => (wl.op === 'relu' ? o.relu(args[0], extra) : o.max(args, extra));
-
-  const cols = {};
-  const cleanups = [];
-  const na = (id, reason) => { cols[id] = { na: reason }; };
-
-  // --- ours
-  if (!ops) {
-    for (const id of ['ours', 'ours-out', 'ours-zc']) na(id, ctx.oursError);
-  } else {
-    cols.ours = { fn: () => call(ops, inputs), read: (r) => r?.data, isAsync: false };
-    const target = new ARRAY_TYPES[dtype](elements);
-    const extraOut = { out: target };
-    cols['ours-out'] = { fn: () => call(ops, inputs, extraOut), read: () => target, isAsync: false };
-    try {
-      const ts = inputs.map((t) => ops.tensor(dtype, t.shape, t.data));
-      const o = ops.tensor(dtype, outShape);
-      cleanups.push(() => { for (const t of ts) t.dispose?.(); o.dispose?.(); });
-      const extra = { out: o };
-      cols['ours-zc'] = { fn: () => call(ops, ts, extra), read: () => o.data, isAsync: false };
-    } catch (e) { na('ours-zc', `ops.tensor failed: ${e.message}`); }
-  }
-  // --- plain-path floors (target 6): createPlainFloor in peers.mjs, the faster block kept
-  if (ops) {
-    try {
-      const floor = createPlainFloor(ops, inputs, elements * bpe, freshBytes);
-      cleanups.push(floor.dispose);
-      cols.floor = { fn: floor.fresh[0], placements: floor.fresh, read: null, isAsync: false };
-      cols['floor-out'] = { fn: floor.into[0], placements: floor.into, read: null, isAsync: false };
-    } catch (e) { na('floor', `ops.tensor failed: ${e.message}`); na('floor-out', `ops.tensor failed: ${e.message}`); }
-  }
-  // --- peers
-  for (const id of ['ort-web', 'tfjs-wasm', 'js']) {
-    const p = peers[id];
-    if (!p) { na(id, ctx.peerErrors[id] ?? 'not selected'); continue; }
-    if (!p.supports(wl.op, dtype)) { na(id, 'op/dtype not supported by this peer'); continue; }
-    if (p.prepare && !(await p.prepare(wl.op, dtype, shapes))) { na(id, 'session creation failed'); continue; }
-    cols[id] = { fn: () => call(p, inputs), read: (r) => r, isAsync: !!p.async };
-  }
-  // --- copy limit: same traffic (read + write) as the workload
-  const copyLen = Math.max(1, Math.round(bytes / 2));
-  cols.copy = { fn: copy.prepare(copyLen), read: null, isAsync: false, copyLen,
-    placements: Array.from({ length: COPY_PLACEMENTS }, (_, k) => copy.prepare(copyLen, k)) };
-
-  // --- one checked run per column
-  const outputs = {};
-  for (const [id, c] of Object.entries(cols)) {
-    if (c.na) continue;
-    try {
-      const r = c.isAsync ? await c.fn() : c.fn();
-      if (c.read) outputs[id] = c.read(r);
-      if (id === 'ours' && r && (r.dtype !== dtype || JSON.stringify([...r.shape]) !== JSON.stringify(outShape))) {
-        c.warn = `result meta ${r.dtype} ${JSON.stringify(r.shape && [...r.shape])}, expected ${dtype} ${JSON.stringify(outShape)}`;
-      }
-    } catch (e) {
-      const msg = String(e?.message ?? e).split('\n')[0];
-      // a failing ours+out is "option not available"; ONNX Relu-14 has no unsigned
-      // types, so a library that rejects them is n/a too; other failures are errors
-      if (id === 'ours-out') cols[id] = { na: `not available: ${msg}` };
-      else if (wl.op === 'relu' && dtype.startsWith('uint') && id.startsWith('ours')) cols[id] = { na: `rejected (ONNX Relu has no unsigned types): ${msg}` };
-      else cols[id] = { error: msg };
-    }
-  }
-  const refId = outputs.ours ? 'ours' : 'js';
-  const ref = outputs[refId];
-  const mismatches = [];
-  if (ref) {
-    for (const [id, out] of Object.entries(outputs)) {
-      if (id === refId) continue;
-      const c = compareOutputs(dtype, ref, out, 'bits');
-      if (c) {
-        cols[id].mismatch = c;
-        mismatches.push({ column: id, vs: refId, ...c });
-        console.warn(`\n!!!!!!!! MISMATCH !!!!!!!! ${wl.label} ${dtype} n=${n}: ${id} differs from ${refId}: ${JSON.stringify(c)}\n`);
-      }
-    }
-  }
-  for (const [id, c] of Object.entries(cols)) {
-    if (c.warn) console.warn(`\n!!!!!!!! WARNING !!!!!!!! ${wl.label} ${dtype} n=${n} ${id}: ${c.warn}\n`);
-    if (c.error) console.warn(`\n!!!!!!!! ERROR !!!!!!!! ${wl.label} ${dtype} n=${n} ${id}: ${c.error}\n`);
-  }
-  for (const k of Object.keys(outputs)) delete outputs[k];
+  const { cols, cleanups, bytes, record } = await prepareCase({ ...ctx, freshBytes }, wl, dtype, n, shapes);
 
   // --- timing
   const results = {};
@@ -219,11 +128,7 @@ async function runCase(ctx, wl, dtype, n, shapes) {
     };
   }
   for (const f of cleanups) { try { f(); } catch {} }
-  return {
-    workload: wl.id, label: wl.label, op: wl.op, dtype, n, shapes, outShape, elements,
-    bytes_read: bytesRead, bytes_written: bytesWritten, bytes, reference: ref ? refId : null,
-    mismatches, results,
-  };
+  return record(results);
 }
 
 // ---------------------------------------------------------------- kernel yardsticks
