@@ -53,7 +53,9 @@ export async function createOrtPeer({ probe = true, ort, wasmPaths } = {}) {
     const feeds = {};
     for (let i = 0; i < tensors.length; i++) feeds[`x${i}`] = new ort.Tensor(dtype, tensors[i].data, tensors[i].shape);
     const r = await s.run(feeds);
-    return r.y.data;
+    const y = r.y.data;
+    // Where the engine has Float16Array, ort-web returns float16 as one: compare its bits.
+    return dtype === 'float16' && !(y instanceof Uint16Array) ? new Uint16Array(y.buffer, y.byteOffset, y.length) : y;
   }
 
   // Probe dtype support once (session creation fails for unsupported types).
