@@ -3,10 +3,12 @@
 //
 //   node bench/run.mjs            full run  -> bench/results/latest.{json,md,svg}
 //   node bench/run.mjs --quick    < 60 s    -> bench/results/quick.{json,md,svg}
+//   node bench/run.mjs --tuned    the same in a tuned child process -> results/latest-tuned.* (quick-tuned.*)
 //
 // Options: --sizes=1e3,1e6  --workloads=relu,max2  --dtypes=float32,int8 (dtype sweep)
 //          --no-dtypes  --dtype-n=1e6  --peers=ort-web,tfjs-wasm,js  --lib=path/to/index.js
-//          --out=results/name (prefix, no extension)  --target-ms=150  --stock-malloc  --liftoff
+//          --out=results/name (prefix, no extension)  --target-ms=150
+//          --tuned (with --stock-malloc or --liftoff to leave one of its two settings out)
 //          --no-kernels (skip the kernel yardsticks: build/wasm/bench/bench-kernels.cjs)
 // See README.md for what each column means.
 
@@ -21,12 +23,12 @@ import {
 import { createOrtPeer, createTfjsPeer, createJsPeer, createCopyLimit, COPY_PLACEMENTS } from './peers.mjs';
 import { workloads } from './check.mjs';
 import { prepareCase } from './cases.mjs';
-import { benchProcess, cpuModel, measure as measureWith, sink } from './timing.mjs';
+import { TUNED, benchProcess, cpuModel, measure as measureWith, processSettings, sink } from './timing.mjs';
 import { fmtN, fmtUs, fmtG, fmtX, svgChart } from './report.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
-// Process settings: see benchProcess in timing.mjs (--stock-malloc, --liftoff).
+// Process settings: plain node unless --tuned (benchProcess in timing.mjs).
 benchProcess();
 const require = createRequire(import.meta.url);
 
@@ -46,7 +48,7 @@ const SWEEP_N = Math.round(Number(opt('dtype-n', QUICK ? 1e5 : 1e6)));
 const PEERS = opt('peers') ? opt('peers').split(',') : ['ort-web', 'tfjs-wasm', 'js'];
 const LIB = path.resolve(opt('lib', path.join(HERE, '..', 'dist', 'esm', 'index.js')));
 const KERNELS = opt('no-kernels') ? null : path.join(HERE, '..', 'build', 'wasm', 'bench', 'bench-kernels.cjs');
-const OUT = path.resolve(HERE, opt('out', QUICK ? 'results/quick' : 'results/latest'));
+const OUT = path.resolve(HERE, opt('out', `${QUICK ? 'results/quick' : 'results/latest'}${TUNED ? '-tuned' : ''}`));
 const TIMING = QUICK
   ? { targetMs: 20, minBatchMs: 0.5, minSamples: 3, maxSamples: 25, warmupMs: 5, warmupMin: 1 }
   : { targetMs: 200, minBatchMs: 1, minSamples: 9, maxSamples: 200, warmupMs: 30, warmupMin: 2 };
@@ -337,7 +339,7 @@ function markdown(report) {
   yardUsPerByte = fastestYardsticks(report.kernels);
   const yardGBps = Object.entries(yardUsPerByte).map(([k, y]) => `${KERNEL_ROWS.find((x) => x.id === k).yardstick} ${fmtG(1e-3 / y)}`).join(', ');
   const L = [];
-  L.push(`# onnx-ops-wasm benchmark${m.quick ? ' (quick run)' : ''}`, '');
+  L.push(`# onnx-ops-wasm benchmark${m.tuned ? ', tuned Node process' : ''}${m.quick ? ' (quick run)' : ''}`, '');
   L.push('| | |', '|---|---|');
   L.push(`| date | ${m.date} |`, `| CPU | ${m.cpu} |`, `| cores | ${m.cores} |`, `| memory | ${m.memoryGiB} GiB |`);
   L.push(`| platform | ${m.platform} |`, `| Node | ${m.node} (V8 ${m.v8}) |`);
@@ -345,7 +347,7 @@ function markdown(report) {
   for (const [k, v] of Object.entries(m.peers)) L.push(`| ${k} | ${v} |`);
   const busy = Math.max(m.loadavgStart?.[0] ?? 0, m.loadavgEnd?.[0] ?? 0) > m.cores * 0.75;
   L.push(`| load average (1/5/15 min) | start ${m.loadavgStart?.join(' / ')}, end ${m.loadavgEnd?.join(' / ')}${busy ? ' — **machine was busy: numbers are noisy**' : ''} |`);
-  L.push(`| timing | ${m.timing} |`, `| allocator | ${m.malloc} |`, `| wasm tiering | ${m.wasmTiering} |`, `| run time | ${m.elapsed_s} s |`, '');
+  L.push(`| timing | ${m.timing} |`, `| process | ${m.process} |`, `| allocator | ${m.malloc} |`, `| wasm tiering | ${m.wasmTiering} |`, `| run time | ${m.elapsed_s} s |`, '');
   L.push('Times are per call in µs: median <sub>p10–p90</sub>. GB/s = (bytes read + bytes written) / median time.',
     '"×copy" = time / copy-limit time for the same traffic (1.00× = as fast as `memory.copy`).',
     '"ours vs X" = X time / ours time (> 1: ours faster), for the plain path and, after the slashes, with `{ out }` and zero-copy (ort-web); plain and zero-copy (others).',
@@ -424,12 +426,10 @@ async function main() {
   const tStart = now();
   const meta = machineInfo();
   meta.quick = QUICK;
-  meta.malloc = process.env.MALLOC_MMAP_THRESHOLD_ !== undefined
-    ? `glibc tuned: MALLOC_MMAP_THRESHOLD_=${process.env.MALLOC_MMAP_THRESHOLD_} MALLOC_TRIM_THRESHOLD_=${process.env.MALLOC_TRIM_THRESHOLD_ ?? 'default'} (freed buffers are reused, no page faults per call)`
-    : 'stock (each fresh large output buffer may be mmap-ed and page-faulted)';
+  const ps = processSettings();
+  Object.assign(meta, { tuned: ps.tuned, process: ps.label, malloc: ps.malloc, wasmTiering: ps.wasmTiering });
   meta.nodeFlags = process.execArgv.join(' ') || '(none)';
-  meta.wasmTiering = process.execArgv.includes('--no-liftoff') ? 'TurboFan only (--no-liftoff)' : 'V8 default (Liftoff, then TurboFan tier-up)';
-  console.log(`onnx-ops-wasm bench${QUICK ? ' (quick)' : ''}: ${meta.cpu}, ${meta.cores} cores, Node ${meta.node}`);
+  console.log(`onnx-ops-wasm bench${QUICK ? ' (quick)' : ''}${TUNED ? ' (tuned)' : ''}: ${meta.cpu}, ${meta.cores} cores, Node ${meta.node}; ${ps.label}`);
 
   if (meta.loadavgStart[0] > meta.cores * 0.75) console.warn(`!!!!!!!! load average ${meta.loadavgStart[0]} on ${meta.cores} cores: other processes are running, timings will be noisy`);
   const ours = await loadOurs();
@@ -500,10 +500,10 @@ async function main() {
   const json = JSON.stringify({ ...report, svgFile: path.basename(report.svgFile) }, null, 1);
   fs.writeFileSync(`${OUT}.json`, json);
   fs.writeFileSync(`${OUT}.md`, markdown(report));
-  fs.writeFileSync(`${OUT}.svg`, svgChart(report.cases, `${meta.cpu}, ${meta.cores} cores, Node ${meta.node}, ${meta.date.slice(0, 10)}${meta.quick ? ', quick run' : ''}`));
+  fs.writeFileSync(`${OUT}.svg`, svgChart(report.cases, `${meta.cpu}, ${meta.cores} cores, Node ${meta.node}${meta.tuned ? ' (tuned)' : ''}, ${meta.date.slice(0, 10)}${meta.quick ? ', quick run' : ''}`));
   const raw = path.join(HERE, 'results', 'raw');
   fs.mkdirSync(raw, { recursive: true });
-  fs.writeFileSync(path.join(raw, `${meta.date.replace(/[:.]/g, '-')}${QUICK ? '-quick' : ''}.json`), json);
+  fs.writeFileSync(path.join(raw, `${meta.date.replace(/[:.]/g, '-')}${QUICK ? '-quick' : ''}${TUNED ? '-tuned' : ''}.json`), json);
 
   const mis = cases.reduce((s, c) => s + c.mismatches.length, 0);
   console.log(`\nwrote ${path.relative(process.cwd(), OUT)}.{json,md,svg} in ${meta.elapsed_s} s`);
