@@ -18,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DTYPES } from './common.mjs';
 import { workloads } from './check.mjs';
+import { COLUMNS } from './cases.mjs';
 import { FRESH_SIZES, runFresh } from './fresh.mjs';
 import { cpuModel } from './timing.mjs';
 import { fmtN, fmtUs, fmtX, svgChart } from './report.mjs';
@@ -64,17 +65,6 @@ const ORT_DIST = path.join(HERE, 'node_modules', 'onnxruntime-web', 'dist');
 const TFJS_CORE = path.join(HERE, 'node_modules', '@tensorflow', 'tfjs-core', 'dist');
 const TFJS_WASM = path.join(HERE, 'node_modules', '@tensorflow', 'tfjs-backend-wasm', 'dist');
 
-const COLUMNS = [
-  { id: 'ours', label: 'ours', desc: 'ours, plain: typed arrays in, a fresh typed array out' },
-  { id: 'ours-out', label: 'ours+out', desc: 'ours, plain with { out }: a typed array made once and reused' },
-  { id: 'ours-zc', label: 'ours zero-copy', desc: 'ours, ops.tensor() inputs made once, { out: tensor }' },
-  { id: 'floor', label: 'plain floor', desc: 'the inputs copied into wasm memory, a fresh (zero-filled) array filled from it; nothing computed' },
-  { id: 'floor-out', label: 'plain floor+out', desc: 'the same into an array made once' },
-  { id: 'ort-web', label: 'ort-web', desc: 'onnxruntime-web, wasm EP, 1 thread, InferenceSession.run' },
-  { id: 'tfjs-wasm', label: 'tfjs-wasm', desc: 'tfjs-core + tfjs-backend-wasm (no threads), tf.relu / tf.maximum, dataSync' },
-  { id: 'js', label: 'js', desc: 'plain JS loop (bench/common.mjs)' },
-  { id: 'copy', label: 'copy limit', desc: 'wasm memory.copy of (bytes read + bytes written)/2 bytes' },
-];
 
 // ---------------------------------------------------------------- the cases
 function caseList() {

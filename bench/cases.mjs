@@ -7,6 +7,19 @@ import { ARRAY_TYPES, BYTES, sizeOf, randomData, compareOutputs } from './common
 import { createPlainFloor, COPY_PLACEMENTS } from './peers.mjs';
 import { outShapeOf } from './check.mjs';
 
+/** The columns, in table order (run.mjs, browser.mjs). */
+export const COLUMNS = [
+  { id: 'ours', label: 'ours', desc: 'ours, plain path: typed arrays in, fresh typed array out' },
+  { id: 'ours-out', label: 'ours+out', desc: 'ours, plain path with a caller-supplied output: typed arrays in, into one typed array ({ out }), reused' },
+  { id: 'ours-zc', label: 'ours zero-copy', desc: 'ours, inputs and output are wasm tensors (ops.tensor), reused' },
+  { id: 'floor', label: 'plain floor', desc: 'data movement alone of a plain call into wasm: the inputs copied into a wasm block, a fresh array filled from it (no compute)' },
+  { id: 'floor-out', label: 'plain floor+out', desc: 'the same into a caller-supplied typed array (no allocation)' },
+  { id: 'ort-web', label: 'ort-web', desc: 'onnxruntime-web, wasm EP, 1 thread, InferenceSession.run' },
+  { id: 'tfjs-wasm', label: 'tfjs-wasm', desc: 'tfjs-core + tfjs-backend-wasm, tf.relu / tf.maximum, dataSync' },
+  { id: 'js', label: 'js', desc: 'plain JS loop (Math.max, NaN-propagating)' },
+  { id: 'copy', label: 'copy limit', desc: 'wasm memory.copy of (bytes read + bytes written)/2 bytes' },
+];
+
 /**
  * Sets up every column of one (workload, dtype, n) and runs each once, comparing
  * every output bit for bit with ours (or the JS loop's if ours is unavailable).
