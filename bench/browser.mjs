@@ -54,6 +54,8 @@ const ROUNDS = Number(opt('rounds', QUICK ? 3 : 5));
 const BATCH_MS = Number(opt('batch-ms', 40));
 const FRESH = !opt('no-fresh', false);
 const FRESH_AT = QUICK ? [1e3, 1e6] : FRESH_SIZES;
+// Fresh arrays' times swing with the garbage collector and the allocator: more rounds for their medians.
+const FRESH_ROUNDS = QUICK ? ROUNDS : Math.max(ROUNDS, 9);
 const DIST = path.resolve(opt('lib', path.join(ROOT, 'dist')));
 // Quick runs time one floor block (the library's 2 MiB scratch size) and one copy placement.
 const FLOOR_BLOCKS = QUICK ? [2 * 1024 * 1024] : undefined;
@@ -92,19 +94,26 @@ const brief = (r) => COLUMNS.map((c) => {
 }).filter(Boolean).join(', ');
 
 // ---------------------------------------------------------------- one browser
+/** A fresh page of the benchmark, started with the peers `peers`; resolves to [page, what init() says]. */
+async function openPage(browser, server, peers) {
+  const page = await browser.newPage();
+  await page.goto(`${server.url}/page.html`);
+  const info = await page.evaluate(async (cfg) => {
+    for (let i = 0; i < 200 && !window.benchPage; i++) await new Promise((r) => setTimeout(r, 25));
+    if (!window.benchPage) throw new Error('bench/browser/page.mjs did not start (see the console)');
+    return window.benchPage.init(cfg);
+  }, { ortUrl: '/ort/ort.wasm.min.mjs', ortDir: `${server.url}/ort/`, tfjsWasmDir: `${server.url}/tfjs-wasm/`, peers });
+  return [page, info];
+}
+
 async function runEngine(name, server) {
   const t0 = performance.now();
   const loadavgStart = os.loadavg().map((x) => +x.toFixed(2));
   const browser = await launch(name);
   let page;
   try {
-    page = await browser.newPage();
-    await page.goto(`${server.url}/page.html`);
-    const info = await page.evaluate(async (cfg) => {
-      for (let i = 0; i < 200 && !window.benchPage; i++) await new Promise((r) => setTimeout(r, 25));
-      if (!window.benchPage) throw new Error('bench/browser/page.mjs did not start (see the console)');
-      return window.benchPage.init(cfg);
-    }, { ortUrl: '/ort/ort.wasm.min.mjs', ortDir: `${server.url}/ort/`, tfjsWasmDir: `${server.url}/tfjs-wasm/`, peers: PEERS });
+    let info;
+    [page, info] = await openPage(browser, server, PEERS);
     console.log(`\n== ${browser.version}: SIMD ${info.simd}, timer step ${info.timerStepMs} ms, cross-origin isolated ${info.crossOriginIsolated}`);
     for (const [id, e] of Object.entries(info.peerErrors)) if (e !== 'not selected') console.warn(`!!!!!!!! ${name}: ${id} ${e}`);
     const cases = [];
@@ -116,15 +125,22 @@ async function runEngine(name, server) {
       for (const w of r.warnings) console.warn(`!!!!!!!! ${name}: ${w}`);
       console.log(`${name} ${r.label} ${r.dtype} n=${fmtN(r.n)}: ${brief(r)}`);
     }
-    const fresh = FRESH ? await page.evaluate((o) => window.benchPage.runFresh(o), { sizes: FRESH_AT, rounds: ROUNDS, batchMs: BATCH_MS }) : [];
-    for (const row of fresh) console.log(`${name} fresh array n=${fmtN(row.n)}: ${freshBrief(row)}`);
     const problems = await page.flushProblems();
+    await page.close();
+    // A page of its own, so that what the cases left on the heap does not weigh on the allocations.
+    let fresh = [];
+    if (FRESH) {
+      [page] = await openPage(browser, server, []);
+      fresh = await page.evaluate((o) => window.benchPage.runFresh(o), { sizes: FRESH_AT, rounds: FRESH_ROUNDS, batchMs: BATCH_MS });
+      for (const row of fresh) console.log(`${name} fresh array n=${fmtN(row.n)}: ${freshBrief(row)}`);
+      problems.push(...await page.flushProblems());
+    }
     const meta = {
       engine: name, browser: browser.version, userAgent: info.userAgent, simd: info.simd,
       timerStepMs: info.timerStepMs, crossOriginIsolated: info.crossOriginIsolated,
       ...machine(), loadavgStart, loadavgEnd: os.loadavg().map((x) => +x.toFixed(2)),
       peers: { ...info.peers, js: 'plain JS loops (bench/common.mjs)', copy: 'hand-assembled wasm module: memory.copy' },
-      timing: `interleaved: ${ROUNDS} rounds, each column one batch of >= ${BATCH_MS} ms per round, median of the rounds`,
+      timing: `interleaved: ${ROUNDS} rounds (fresh arrays ${FRESH_ROUNDS}), each column one batch of >= ${BATCH_MS} ms per round, median of the rounds`,
       quick: QUICK, partial: PARTIAL, problems,
       settings: { sizes: SIZES, sweepDtypes: SWEEP_DTYPES, sweepN: SWEEP_N, rounds: ROUNDS, batchMs: BATCH_MS, peers: PEERS },
       columns: Object.fromEntries(COLUMNS.map((c) => [c.id, c.desc])),
@@ -182,14 +198,14 @@ function freshLines(rows) {
   return L;
 }
 
-/** Relu and Max-2 float32 at the sizes of docs/PERFORMANCE.md's "Browsers" tables. */
+/** Relu and Max-2 float32 from 1e3 to 4e6 (docs/PERFORMANCE.md's "Browsers" tables). */
 function summaryLines(cases) {
   const L = ['## Summary: the three call forms', '',
     'µs per call; in brackets onnxruntime-web\'s time / ours (> 1: ours faster), then ours / its floor: the plain',
     'floor for plain calls, the floor with `out` for `{ out }`, the copy limit for zero-copy.', '',
     '| workload | n | plain | + `out` | zero-copy | ort-web |', '|---|---:|---:|---:|---:|---:|'];
   for (const w of ['relu', 'max2']) {
-    for (const r of cases.filter((c) => c.section === 'sizes' && c.workload === w && [1e3, 1e5, 1e6, 4e6].includes(c.n))) {
+    for (const r of cases.filter((c) => c.section === 'sizes' && c.workload === w && c.n >= 1e3 && c.n <= 4e6)) {
       const f = (id, floor) => `${fmtUs(med(r, id))} (${fmtX(ratio(med(r, 'ort-web'), med(r, id)))}, ${fmtX(ratio(med(r, id), med(r, floor)))})`;
       L.push(`| ${r.label} | ${fmtN(r.n)} | ${f('ours', 'floor')} | ${f('ours-out', 'floor-out')} | ${f('ours-zc', 'copy')} | ${fmtUs(med(r, 'ort-web'))} |`);
     }
@@ -280,10 +296,10 @@ async function main() {
     const t0 = performance.now();
     const loadavgStart = os.loadavg().map((x) => +x.toFixed(2));
     const { createOps } = await import(pathToFileURL(path.join(DIST, 'esm', 'index.js')).href);
-    const fresh = await runFresh(await createOps(), { sizes: FRESH_AT, rounds: ROUNDS, batchMs: BATCH_MS });
+    const fresh = await runFresh(await createOps(), { sizes: FRESH_AT, rounds: FRESH_ROUNDS, batchMs: BATCH_MS });
     for (const row of fresh) console.log(`node fresh array n=${fmtN(row.n)}: ${freshBrief(row)}`);
     const meta = { ...machine(), v8: process.versions.v8, loadavgStart, loadavgEnd: os.loadavg().map((x) => +x.toFixed(2)), quick: QUICK, partial: PARTIAL,
-      timing: `interleaved: ${ROUNDS} rounds, each way one batch of >= ${BATCH_MS} ms per round, median of the rounds`, elapsed_s: +((performance.now() - t0) / 1000).toFixed(1) };
+      timing: `interleaved: ${FRESH_ROUNDS} rounds, each way one batch of >= ${BATCH_MS} ms per round, median of the rounds`, elapsed_s: +((performance.now() - t0) / 1000).toFixed(1) };
     write(outPrefix('fresh-node'), { meta, fresh }, [...headerLines(meta, `A fresh result array in Node ${process.version}`), ...freshLines(fresh)].join('\n'));
   }
   if (failed) {
