@@ -8,9 +8,8 @@
 //   const failures = await checkWorkloads(await createOps());   // [] when all is well
 //
 // CLI: node bench/check.mjs [--lib path/to/index.js] [--verbose]
+// Pages import it too (bench/browser/page.mjs): Node modules only in the CLI part.
 
-import { pathToFileURL, fileURLToPath } from 'node:url';
-import path from 'node:path';
 import {
   DTYPES, ARRAY_TYPES, broadcastShapes, sizeOf, checkData, refRelu, refMax, compareOutputs, isUnsigned,
 } from './common.mjs';
@@ -174,8 +173,10 @@ export async function checkWorkloads(ops, opts = {}) {
 }
 
 // ---------------------------------------------------------------- CLI
-const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+const isMain = typeof process !== 'undefined' && process.argv?.[1] && import.meta.url === (await import('node:url')).pathToFileURL(process.argv[1]).href;
 if (isMain) {
+  const { pathToFileURL, fileURLToPath } = await import('node:url');
+  const path = await import('node:path');
   const args = process.argv.slice(2);
   const li = args.indexOf('--lib');
   const lib = li >= 0 ? path.resolve(args[li + 1]) : path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'esm', 'index.js');

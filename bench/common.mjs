@@ -1,7 +1,8 @@
 // Shared, dependency-free helpers for the bench and the correctness check:
 // dtype tables, float16/bfloat16 bit helpers, deterministic random data,
 // a plain-JS reference implementation of Relu and Max (numpy broadcasting,
-// NaN propagation), and output comparison.
+// NaN propagation), and output comparison. No Node APIs: pages import it too
+// (bench/browser/page.mjs).
 
 export const DTYPES = [
   'float32', 'float64', 'float16', 'bfloat16',
@@ -280,7 +281,16 @@ export function refMax(dtype, inputs) {
 }
 
 // ---------------------------------------------------------------- comparison
-const bytesOf = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+const bytesOf = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+/** Byte equality, a word at a time where both views allow it. */
+function sameBytes(x, y) {
+  if (x.byteLength !== y.byteLength) return false;
+  const words = x.byteOffset % 4 === 0 && y.byteOffset % 4 === 0 && x.byteLength % 4 === 0;
+  const a = words ? new Int32Array(x.buffer, x.byteOffset, x.byteLength / 4) : bytesOf(x);
+  const b = words ? new Int32Array(y.buffer, y.byteOffset, y.byteLength / 4) : bytesOf(y);
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 function looseEqual(dtype, x, y) {
   if (x === y) return true;
@@ -305,7 +315,7 @@ export function compareOutputs(dtype, expected, got, mode = 'bits') {
   if (!got || !ArrayBuffer.isView(got)) return { reason: `output is not a typed array (${got?.constructor?.name})` };
   if (!(got instanceof A)) return { reason: `output is ${got.constructor.name}, expected ${A.name}` };
   if (got.length !== expected.length) return { reason: `length ${got.length}, expected ${expected.length}` };
-  if (bytesOf(expected).equals(bytesOf(got))) return null;
+  if (sameBytes(expected, got)) return null;
   // find mismatches (bitwise, or with loose float equality)
   const bpe = A.BYTES_PER_ELEMENT;
   const eb = bytesOf(expected), gb = bytesOf(got);

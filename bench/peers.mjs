@@ -5,24 +5,32 @@
 // array (fresh, owned by the caller), so results can be checked.
 //
 // onnxruntime-web and tfjs are imported lazily, so this module (and the plain
-// JS peer and the copy limit) can be used without bench/node_modules.
+// JS peer and the copy limit) can be used without bench/node_modules. Pages
+// import it too (bench/browser/page.mjs): they pass the loaded packages in, and
+// Node modules are only imported when they do not.
 
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { buildModel } from './onnx-model.mjs';
 import { ARRAY_TYPES, asTensor, refMax, refRelu } from './common.mjs';
 
-const require = createRequire(import.meta.url);
+/** require() relative to this file, in Node only. */
+async function nodeRequire() {
+  const { createRequire } = await import('node:module');
+  return createRequire(import.meta.url);
+}
 
 // ---------------------------------------------------------------- onnxruntime-web
-/** ONNX dtype support of the onnxruntime-web 1.30 wasm CPU kernels (found by probing). */
-export async function createOrtPeer({ probe = true } = {}) {
-  const ort = await import('onnxruntime-web');
+/**
+ * ONNX dtype support of the onnxruntime-web 1.30 wasm CPU kernels (found by probing).
+ * In a page, `ort` is the loaded module and `wasmPaths` the URL of its dist/ folder.
+ */
+export async function createOrtPeer({ probe = true, ort, wasmPaths } = {}) {
+  ort ??= await import('onnxruntime-web');
   ort.env.wasm.numThreads = 1;
   ort.env.wasm.proxy = false;
   ort.env.wasm.simd = true;
+  if (wasmPaths) ort.env.wasm.wasmPaths = wasmPaths;
   ort.env.logLevel = 'error';
-  const version = ort.env.versions?.web ?? require('onnxruntime-web/package.json').version;
+  const version = ort.env.versions?.web ?? (await nodeRequire())('onnxruntime-web/package.json').version;
   const sessions = new Map(); // key -> Promise<InferenceSession|null>
   const key = (op, dtype, shapes) => `${op}|${dtype}|${JSON.stringify(shapes)}`;
 
@@ -45,7 +53,9 @@ export async function createOrtPeer({ probe = true } = {}) {
     const feeds = {};
     for (let i = 0; i < tensors.length; i++) feeds[`x${i}`] = new ort.Tensor(dtype, tensors[i].data, tensors[i].shape);
     const r = await s.run(feeds);
-    return r.y.data;
+    const y = r.y.data;
+    // Where the engine has Float16Array, ort-web returns float16 as one: compare its bits.
+    return dtype === 'float16' && !(y instanceof Uint16Array) ? new Uint16Array(y.buffer, y.byteOffset, y.length) : y;
   }
 
   // Probe dtype support once (session creation fails for unsupported types).
@@ -81,12 +91,16 @@ export async function createOrtPeer({ probe = true } = {}) {
 }
 
 // ---------------------------------------------------------------- tfjs (wasm backend)
-export async function createTfjsPeer() {
-  const tf = await import('@tensorflow/tfjs-core');
-  const wasm = await import('@tensorflow/tfjs-backend-wasm');
-  // In Node the backend reads the .wasm file from a file-system path.
-  const dist = path.join(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist') + path.sep;
-  wasm.setWasmPaths(dist);
+/** In a page, `tf` is tfjs-core, `wasm` the wasm backend and `wasmPaths` the URL of its dist/ folder. */
+export async function createTfjsPeer({ tf, wasm, wasmPaths } = {}) {
+  tf ??= await import('@tensorflow/tfjs-core');
+  wasm ??= await import('@tensorflow/tfjs-backend-wasm');
+  if (!wasmPaths) {
+    // In Node the backend reads the .wasm file from a file-system path.
+    const path = await import('node:path');
+    wasmPaths = path.join(path.dirname((await nodeRequire()).resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist') + path.sep;
+  }
+  wasm.setWasmPaths(wasmPaths);
   wasm.setThreadsCount?.(1);
   const ok = await tf.setBackend('wasm');
   await tf.ready();
@@ -205,6 +219,38 @@ export async function createCopyLimit() {
     /** one copy of len bytes; returns a view of the copied bytes (for checking) */
     run(len) { prepare(len)(); return new Uint8Array(memory.buffer, span(len), len); },
     memory,
+  };
+}
+
+// ---------------------------------------------------------------- plain floor
+/**
+ * The "plain floor" yardstick: the data movement any library whose kernels run
+ * in wasm must do in a plain call, with nothing computed: every input copied
+ * into a block of wasm memory (`ops.tensor('uint8', [block])`, public API only),
+ * piece by piece, then the result's bytes copied out of it into a fresh array
+ * (`freshBytes(outBytes)`, made as the library makes one) or into a
+ * caller-supplied one. One function per block size: 256 KiB stays in L2,
+ * 2 MiB is the library's scratch size; callers keep the faster.
+ */
+export const FLOOR_BLOCKS = [256 * 1024, 2 * 1024 * 1024];
+export function createPlainFloor(ops, inputs, outBytes, freshBytes, blocks = FLOOR_BLOCKS) {
+  const srcs = inputs.map((t) => new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
+  const target = new Uint8Array(outBytes);
+  const tensors = [];
+  const movers = blocks.map((size) => {
+    const block = ops.tensor('uint8', [size]);
+    tensors.push(block);
+    return (dst) => {
+      const blk = block.data; // a fresh view: memory may have grown
+      for (const src of srcs) for (let o = 0; o < src.length; o += size) blk.set(src.subarray(o, o + size));
+      for (let o = 0; o < outBytes; o += size) dst.set(blk.subarray(0, Math.min(size, outBytes - o)), o);
+      return dst;
+    };
+  });
+  return {
+    fresh: movers.map((move) => () => move(freshBytes(outBytes))),
+    into: movers.map((move) => () => move(target)),
+    dispose: () => { for (const t of tensors) t.dispose(); },
   };
 }
 

@@ -3,10 +3,12 @@
 //
 //   node bench/run.mjs            full run  -> bench/results/latest.{json,md,svg}
 //   node bench/run.mjs --quick    < 60 s    -> bench/results/quick.{json,md,svg}
+//   node bench/run.mjs --tuned    the same in a tuned child process -> results/latest-tuned.* (quick-tuned.*)
 //
 // Options: --sizes=1e3,1e6  --workloads=relu,max2  --dtypes=float32,int8 (dtype sweep)
 //          --no-dtypes  --dtype-n=1e6  --peers=ort-web,tfjs-wasm,js  --lib=path/to/index.js
-//          --out=results/name (prefix, no extension)  --target-ms=150  --stock-malloc  --liftoff
+//          --out=results/name (prefix, no extension)  --target-ms=150
+//          --tuned (with --stock-malloc or --liftoff to leave one of its two settings out)
 //          --no-kernels (skip the kernel yardsticks: build/wasm/bench/bench-kernels.cjs)
 // See README.md for what each column means.
 
@@ -16,15 +18,17 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import {
-  ARRAY_TYPES, DTYPES, BYTES, sizeOf, randomData, compareOutputs, refMax, refRelu,
+  DTYPES, BYTES, randomData, compareOutputs, refMax, refRelu,
 } from './common.mjs';
 import { createOrtPeer, createTfjsPeer, createJsPeer, createCopyLimit, COPY_PLACEMENTS } from './peers.mjs';
-import { workloads, outShapeOf } from './check.mjs';
-import { benchProcess, cpuModel, measure as measureWith, sink } from './timing.mjs';
+import { workloads } from './check.mjs';
+import { COLUMNS, prepareCase } from './cases.mjs';
+import { TUNED, benchProcess, cpuModel, measure as measureWith, processSettings, sink } from './timing.mjs';
+import { fmtN, fmtUs, fmtG, fmtX, svgChart } from './report.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
-// Process settings: see benchProcess in timing.mjs (--stock-malloc, --liftoff).
+// Process settings: plain node unless --tuned (benchProcess in timing.mjs).
 benchProcess();
 const require = createRequire(import.meta.url);
 
@@ -44,7 +48,7 @@ const SWEEP_N = Math.round(Number(opt('dtype-n', QUICK ? 1e5 : 1e6)));
 const PEERS = opt('peers') ? opt('peers').split(',') : ['ort-web', 'tfjs-wasm', 'js'];
 const LIB = path.resolve(opt('lib', path.join(HERE, '..', 'dist', 'esm', 'index.js')));
 const KERNELS = opt('no-kernels') ? null : path.join(HERE, '..', 'build', 'wasm', 'bench', 'bench-kernels.cjs');
-const OUT = path.resolve(HERE, opt('out', QUICK ? 'results/quick' : 'results/latest'));
+const OUT = path.resolve(HERE, opt('out', `${QUICK ? 'results/quick' : 'results/latest'}${TUNED ? '-tuned' : ''}`));
 const TIMING = QUICK
   ? { targetMs: 20, minBatchMs: 0.5, minSamples: 3, maxSamples: 25, warmupMs: 5, warmupMin: 1 }
   : { targetMs: 200, minBatchMs: 1, minSamples: 9, maxSamples: 200, warmupMs: 30, warmupMin: 2 };
@@ -72,27 +76,6 @@ function machineInfo() {
   };
 }
 
-const fmtN = (n) => {
-  if (n < 1000) return String(n);
-  const e = Math.floor(Math.log10(n));
-  const m = n / 10 ** e;
-  return `${Number.isInteger(m) ? m : +m.toFixed(2)}e${e}`;
-};
-const fmtUs = (us) => (us == null ? 'n/a' : us >= 1e5 ? us.toFixed(0) : us >= 100 ? us.toFixed(1) : us >= 1 ? us.toFixed(2) : us.toFixed(3));
-const fmtG = (g) => (g == null ? 'n/a' : g >= 10 ? g.toFixed(1) : g >= 0.1 ? g.toFixed(2) : g.toPrecision(2));
-const fmtX = (x) => (x == null || !isFinite(x) ? 'n/a' : x >= 10 ? `${x.toFixed(0)}×` : `${x.toFixed(2)}×`);
-
-const COLUMNS = [
-  { id: 'ours', label: 'ours', desc: 'ours, plain path: typed arrays in, fresh typed array out' },
-  { id: 'ours-out', label: 'ours+out', desc: 'ours, plain path with a caller-supplied output: typed arrays in, into one typed array ({ out }), reused' },
-  { id: 'ours-zc', label: 'ours zero-copy', desc: 'ours, inputs and output are wasm tensors (ops.tensor), reused' },
-  { id: 'floor', label: 'plain floor', desc: 'data movement alone of a plain call into wasm: the inputs copied into a wasm block, a fresh array filled from it (no compute)' },
-  { id: 'floor-out', label: 'plain floor+out', desc: 'the same into a caller-supplied typed array (no allocation)' },
-  { id: 'ort-web', label: 'ort-web', desc: 'onnxruntime-web, wasm EP, 1 thread, InferenceSession.run' },
-  { id: 'tfjs-wasm', label: 'tfjs-wasm', desc: 'tfjs-core + tfjs-backend-wasm, tf.relu / tf.maximum, dataSync' },
-  { id: 'js', label: 'js', desc: 'plain JS loop (Math.max, NaN-propagating)' },
-  { id: 'copy', label: 'copy limit', desc: 'wasm memory.copy of (bytes read + bytes written)/2 bytes' },
-];
 
 async function loadOurs() {
   if (!fs.existsSync(LIB)) return { error: `library not built (${path.relative(process.cwd(), LIB)} missing: run \`npm run build\` at the repo root)` };
@@ -106,125 +89,14 @@ async function loadOurs() {
 }
 
 // ---------------------------------------------------------------- plain floors
-const FLOOR_BLOCKS = [256 * 1024, 2 * 1024 * 1024];
 // A fresh result buffer the way the library makes one (js/src/memory.ts,
 // freshArray): unzeroed from 1 MiB on under Node, else zero-filled.
 const freshBytes = (bytes) => (bytes >= 2 ** 20 ? Buffer.allocUnsafeSlow(bytes) : new Uint8Array(bytes));
 
 // ---------------------------------------------------------------- one case
-/**
- * Set up every column for one (workload, dtype, n), run each once, compare all
- * outputs bit-for-bit with ours (or JS if ours is unavailable), then time them.
- */
+/** Every column of one (workload, dtype, n), checked (cases.mjs), then timed one after another. */
 async function runCase(ctx, wl, dtype, n, shapes) {
-  const { ops, peers, copy } = ctx;
-  const outShape = outShapeOf(wl.op, shapes);
-  const bpe = BYTES[dtype];
-  const elements = sizeOf(outShape);
-  const bytesRead = shapes.reduce((s, sh) => s + sizeOf(sh) * bpe, 0);
-  const bytesWritten = elements * bpe;
-  const bytes = bytesRead + bytesWritten;
-  const inputs = shapes.map((s, i) => ({ dtype, shape: s, data: randomData(dtype, sizeOf(s), 1000 + 31 * i + n % 997) }));
-  const call = (o, args, extra) => (wl.op === 'relu' ? o.relu(args[0], extra) : o.max(args, extra));
-
-  const cols = {};
-  const cleanups = [];
-  const na = (id, reason) => { cols[id] = { na: reason }; };
-
-  // --- ours
-  if (!ops) {
-    for (const id of ['ours', 'ours-out', 'ours-zc']) na(id, ctx.oursError);
-  } else {
-    cols.ours = { fn: () => call(ops, inputs), read: (r) => r?.data, isAsync: false };
-    const target = new ARRAY_TYPES[dtype](elements);
-    const extraOut = { out: target };
-    cols['ours-out'] = { fn: () => call(ops, inputs, extraOut), read: () => target, isAsync: false };
-    try {
-      const ts = inputs.map((t) => ops.tensor(dtype, t.shape, t.data));
-      const o = ops.tensor(dtype, outShape);
-      cleanups.push(() => { for (const t of ts) t.dispose?.(); o.dispose?.(); });
-      const extra = { out: o };
-      cols['ours-zc'] = { fn: () => call(ops, ts, extra), read: () => o.data, isAsync: false };
-    } catch (e) { na('ours-zc', `ops.tensor failed: ${e.message}`); }
-  }
-  // --- plain-path floors (target 6): what any library with wasm kernels must
-  // move in a plain call, with nothing computed: every input copied into wasm
-  // memory, the result copied out into a fresh array (as ours allocates it) or
-  // the caller's, piece by piece through one block of wasm memory: timed with
-  // each of FLOOR_BLOCKS (256 KiB, which stays in L2, and 2 MiB, the library's
-  // own scratch size) and the faster kept.
-  if (ops) {
-    try {
-      const srcs = inputs.map((t) => new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
-      const outBytes = elements * bpe;
-      const target = new Uint8Array(outBytes);
-      const movers = FLOOR_BLOCKS.map((size) => {
-        const block = ops.tensor('uint8', [size]);
-        cleanups.push(() => block.dispose());
-        return (dst) => {
-          const blk = block.data; // a fresh view: memory may have grown
-          for (const src of srcs) for (let o = 0; o < src.length; o += size) blk.set(src.subarray(o, o + size));
-          for (let o = 0; o < outBytes; o += size) dst.set(blk.subarray(0, Math.min(size, outBytes - o)), o);
-          return dst;
-        };
-      });
-      const fresh = movers.map((move) => () => move(freshBytes(outBytes)));
-      const into = movers.map((move) => () => move(target));
-      cols.floor = { fn: fresh[0], placements: fresh, read: null, isAsync: false };
-      cols['floor-out'] = { fn: into[0], placements: into, read: null, isAsync: false };
-    } catch (e) { na('floor', `ops.tensor failed: ${e.message}`); na('floor-out', `ops.tensor failed: ${e.message}`); }
-  }
-  // --- peers
-  for (const id of ['ort-web', 'tfjs-wasm', 'js']) {
-    const p = peers[id];
-    if (!p) { na(id, ctx.peerErrors[id] ?? 'not selected'); continue; }
-    if (!p.supports(wl.op, dtype)) { na(id, 'op/dtype not supported by this peer'); continue; }
-    if (p.prepare && !(await p.prepare(wl.op, dtype, shapes))) { na(id, 'session creation failed'); continue; }
-    cols[id] = { fn: () => call(p, inputs), read: (r) => r, isAsync: !!p.async };
-  }
-  // --- copy limit: same traffic (read + write) as the workload
-  const copyLen = Math.max(1, Math.round(bytes / 2));
-  cols.copy = { fn: copy.prepare(copyLen), read: null, isAsync: false, copyLen,
-    placements: Array.from({ length: COPY_PLACEMENTS }, (_, k) => copy.prepare(copyLen, k)) };
-
-  // --- one checked run per column
-  const outputs = {};
-  for (const [id, c] of Object.entries(cols)) {
-    if (c.na) continue;
-    try {
-      const r = c.isAsync ? await c.fn() : c.fn();
-      if (c.read) outputs[id] = c.read(r);
-      if (id === 'ours' && r && (r.dtype !== dtype || JSON.stringify([...r.shape]) !== JSON.stringify(outShape))) {
-        c.warn = `result meta ${r.dtype} ${JSON.stringify(r.shape && [...r.shape])}, expected ${dtype} ${JSON.stringify(outShape)}`;
-      }
-    } catch (e) {
-      const msg = String(e?.message ?? e).split('\n')[0];
-      // a failing ours+out is "option not available"; ONNX Relu-14 has no unsigned
-      // types, so a library that rejects them is n/a too; other failures are errors
-      if (id === 'ours-out') cols[id] = { na: `not available: ${msg}` };
-      else if (wl.op === 'relu' && dtype.startsWith('uint') && id.startsWith('ours')) cols[id] = { na: `rejected (ONNX Relu has no unsigned types): ${msg}` };
-      else cols[id] = { error: msg };
-    }
-  }
-  const refId = outputs.ours ? 'ours' : 'js';
-  const ref = outputs[refId];
-  const mismatches = [];
-  if (ref) {
-    for (const [id, out] of Object.entries(outputs)) {
-      if (id === refId) continue;
-      const c = compareOutputs(dtype, ref, out, 'bits');
-      if (c) {
-        cols[id].mismatch = c;
-        mismatches.push({ column: id, vs: refId, ...c });
-        console.warn(`\n!!!!!!!! MISMATCH !!!!!!!! ${wl.label} ${dtype} n=${n}: ${id} differs from ${refId}: ${JSON.stringify(c)}\n`);
-      }
-    }
-  }
-  for (const [id, c] of Object.entries(cols)) {
-    if (c.warn) console.warn(`\n!!!!!!!! WARNING !!!!!!!! ${wl.label} ${dtype} n=${n} ${id}: ${c.warn}\n`);
-    if (c.error) console.warn(`\n!!!!!!!! ERROR !!!!!!!! ${wl.label} ${dtype} n=${n} ${id}: ${c.error}\n`);
-  }
-  for (const k of Object.keys(outputs)) delete outputs[k];
+  const { cols, cleanups, bytes, record } = await prepareCase({ ...ctx, freshBytes }, wl, dtype, n, shapes);
 
   // --- timing
   const results = {};
@@ -247,11 +119,7 @@ async function runCase(ctx, wl, dtype, n, shapes) {
     };
   }
   for (const f of cleanups) { try { f(); } catch {} }
-  return {
-    workload: wl.id, label: wl.label, op: wl.op, dtype, n, shapes, outShape, elements,
-    bytes_read: bytesRead, bytes_written: bytesWritten, bytes, reference: ref ? refId : null,
-    mismatches, results,
-  };
+  return record(results);
 }
 
 // ---------------------------------------------------------------- kernel yardsticks
@@ -460,7 +328,7 @@ function markdown(report) {
   yardUsPerByte = fastestYardsticks(report.kernels);
   const yardGBps = Object.entries(yardUsPerByte).map(([k, y]) => `${KERNEL_ROWS.find((x) => x.id === k).yardstick} ${fmtG(1e-3 / y)}`).join(', ');
   const L = [];
-  L.push(`# onnx-ops-wasm benchmark${m.quick ? ' (quick run)' : ''}`, '');
+  L.push(`# onnx-ops-wasm benchmark${m.tuned ? ', tuned Node process' : ''}${m.quick ? ' (quick run)' : ''}`, '');
   L.push('| | |', '|---|---|');
   L.push(`| date | ${m.date} |`, `| CPU | ${m.cpu} |`, `| cores | ${m.cores} |`, `| memory | ${m.memoryGiB} GiB |`);
   L.push(`| platform | ${m.platform} |`, `| Node | ${m.node} (V8 ${m.v8}) |`);
@@ -468,7 +336,7 @@ function markdown(report) {
   for (const [k, v] of Object.entries(m.peers)) L.push(`| ${k} | ${v} |`);
   const busy = Math.max(m.loadavgStart?.[0] ?? 0, m.loadavgEnd?.[0] ?? 0) > m.cores * 0.75;
   L.push(`| load average (1/5/15 min) | start ${m.loadavgStart?.join(' / ')}, end ${m.loadavgEnd?.join(' / ')}${busy ? ' — **machine was busy: numbers are noisy**' : ''} |`);
-  L.push(`| timing | ${m.timing} |`, `| allocator | ${m.malloc} |`, `| wasm tiering | ${m.wasmTiering} |`, `| run time | ${m.elapsed_s} s |`, '');
+  L.push(`| timing | ${m.timing} |`, `| process | ${m.process} |`, `| allocator | ${m.malloc} |`, `| wasm tiering | ${m.wasmTiering} |`, `| run time | ${m.elapsed_s} s |`, '');
   L.push('Times are per call in µs: median <sub>p10–p90</sub>. GB/s = (bytes read + bytes written) / median time.',
     '"×copy" = time / copy-limit time for the same traffic (1.00× = as fast as `memory.copy`).',
     '"ours vs X" = X time / ours time (> 1: ours faster), for the plain path and, after the slashes, with `{ out }` and zero-copy (ort-web); plain and zero-copy (others).',
@@ -542,84 +410,15 @@ function markdown(report) {
   return L.join('\n');
 }
 
-// ---------------------------------------------------------------- SVG
-function svgChart(report) {
-  const series = [
-    { id: 'ours-zc', label: 'ours zero-copy', color: '#d62728', width: 2.5 },
-    { id: 'ours', label: 'ours plain', color: '#ff7f0e', width: 2, dash: '6 3' },
-    { id: 'ort-web', label: 'onnxruntime-web', color: '#1f77b4', width: 2 },
-    { id: 'tfjs-wasm', label: 'tfjs-wasm', color: '#2ca02c', width: 2 },
-    { id: 'js', label: 'plain JS', color: '#9467bd', width: 2 },
-    { id: 'copy', label: 'memory.copy limit', color: '#444444', width: 1.5, dash: '2 3' },
-  ];
-  const panels = ['relu', 'max2'].map((w) => report.cases.filter((c) => c.section === 'sizes' && c.workload === w && c.dtype === 'float32'));
-  const all = panels.flat().flatMap((c) => series.map((s) => c.results[s.id]).filter((x) => x?.status === 'ok').map((x) => x.gbps));
-  const ns = panels.flat().map((c) => c.n);
-  const W = 1040, H = 470, PW = 420, PH = 330, top = 60, lefts = [80, 580];
-  const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;');
-  const o = [];
-  o.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="Helvetica, Arial, sans-serif" font-size="12">`);
-  o.push(`<rect width="${W}" height="${H}" fill="white"/>`);
-  const m = report.meta;
-  o.push(`<text x="${W / 2}" y="22" text-anchor="middle" font-size="16" font-weight="bold">Effective bandwidth (float32): (bytes read + written) / median time</text>`);
-  o.push(`<text x="${W / 2}" y="40" text-anchor="middle" fill="#555">${esc(`${m.cpu}, ${m.cores} cores, Node ${m.node}, ${m.date.slice(0, 10)}${m.quick ? ', quick run' : ''}`)}</text>`);
-  if (!all.length) { o.push(`<text x="${W / 2}" y="${H / 2}" text-anchor="middle">no data</text></svg>`); return o.join('\n'); }
-  const ymin = 10 ** Math.floor(Math.log10(Math.min(...all)));
-  const ymax = 10 ** Math.ceil(Math.log10(Math.max(...all)));
-  const xmin = 10 ** Math.floor(Math.log10(Math.min(...ns)));
-  const xmax = 10 ** Math.ceil(Math.log10(Math.max(...ns)));
-  const lx = (v) => Math.log10(v);
-  const fmtTick = (v) => (v > 1e4 || v < 1e-3 ? `1e${Math.round(Math.log10(v))}` : String(+v.toPrecision(1)));
-  const fmtXTick = (e) => ['1', '10', '100', '1k', '10k', '100k', '1M', '10M', '100M', '1G'][e] ?? `1e${e}`;
-  panels.forEach((rows, pi) => {
-    const L0 = lefts[pi];
-    const X = (v) => L0 + ((lx(v) - lx(xmin)) / (lx(xmax) - lx(xmin))) * PW;
-    const Y = (v) => top + PH - ((lx(v) - lx(ymin)) / (lx(ymax) - lx(ymin))) * PH;
-    o.push(`<text x="${L0 + PW / 2}" y="${top - 6}" text-anchor="middle" font-size="14" font-weight="bold">${pi === 0 ? 'Relu [n]' : 'Max [n], [n]'}</text>`);
-    o.push(`<rect x="${L0}" y="${top}" width="${PW}" height="${PH}" fill="none" stroke="#333"/>`);
-    for (let e = Math.round(lx(ymin)); e <= Math.round(lx(ymax)); e++) {
-      const y = Y(10 ** e);
-      o.push(`<line x1="${L0}" x2="${L0 + PW}" y1="${y}" y2="${y}" stroke="#ddd"/>`);
-      o.push(`<text x="${L0 - 6}" y="${y + 4}" text-anchor="end">${fmtTick(10 ** e)}</text>`);
-    }
-    for (let e = Math.round(lx(xmin)); e <= Math.round(lx(xmax)); e++) {
-      const x = X(10 ** e);
-      o.push(`<line x1="${x}" x2="${x}" y1="${top}" y2="${top + PH}" stroke="#eee"/>`);
-      o.push(`<text x="${x}" y="${top + PH + 16}" text-anchor="middle">${fmtXTick(e)}</text>`);
-    }
-    o.push(`<text x="${L0 + PW / 2}" y="${top + PH + 36}" text-anchor="middle">n (elements per input, log scale)</text>`);
-    o.push(`<text transform="translate(${L0 - 48},${top + PH / 2}) rotate(-90)" text-anchor="middle">GB/s (log scale)</text>`);
-    for (const s of series) {
-      const pts = rows.filter((r) => r.results[s.id]?.status === 'ok').map((r) => [X(r.n), Y(r.results[s.id].gbps)]);
-      if (!pts.length) continue;
-      o.push(`<polyline fill="none" stroke="${s.color}" stroke-width="${s.width}"${s.dash ? ` stroke-dasharray="${s.dash}"` : ''} points="${pts.map((p) => p.map((v) => v.toFixed(1)).join(',')).join(' ')}"/>`);
-      for (const [x, y] of pts) o.push(`<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="2.8" fill="${s.color}"/>`);
-    }
-  });
-  // legend
-  const ly = H - 22;
-  let lxp = 80;
-  for (const s of series) {
-    o.push(`<line x1="${lxp}" x2="${lxp + 26}" y1="${ly}" y2="${ly}" stroke="${s.color}" stroke-width="${s.width + 0.5}"${s.dash ? ` stroke-dasharray="${s.dash}"` : ''}/>`);
-    o.push(`<circle cx="${lxp + 13}" cy="${ly}" r="2.8" fill="${s.color}"/>`);
-    o.push(`<text x="${lxp + 32}" y="${ly + 4}">${esc(s.label)}</text>`);
-    lxp += 48 + s.label.length * 7.2;
-  }
-  o.push('</svg>');
-  return o.join('\n');
-}
-
 // ---------------------------------------------------------------- main
 async function main() {
   const tStart = now();
   const meta = machineInfo();
   meta.quick = QUICK;
-  meta.malloc = process.env.MALLOC_MMAP_THRESHOLD_ !== undefined
-    ? `glibc tuned: MALLOC_MMAP_THRESHOLD_=${process.env.MALLOC_MMAP_THRESHOLD_} MALLOC_TRIM_THRESHOLD_=${process.env.MALLOC_TRIM_THRESHOLD_ ?? 'default'} (freed buffers are reused, no page faults per call)`
-    : 'stock (each fresh large output buffer may be mmap-ed and page-faulted)';
+  const ps = processSettings();
+  Object.assign(meta, { tuned: ps.tuned, process: ps.label, malloc: ps.malloc, wasmTiering: ps.wasmTiering });
   meta.nodeFlags = process.execArgv.join(' ') || '(none)';
-  meta.wasmTiering = process.execArgv.includes('--no-liftoff') ? 'TurboFan only (--no-liftoff)' : 'V8 default (Liftoff, then TurboFan tier-up)';
-  console.log(`onnx-ops-wasm bench${QUICK ? ' (quick)' : ''}: ${meta.cpu}, ${meta.cores} cores, Node ${meta.node}`);
+  console.log(`onnx-ops-wasm bench${QUICK ? ' (quick)' : ''}${TUNED ? ' (tuned)' : ''}: ${meta.cpu}, ${meta.cores} cores, Node ${meta.node}; ${ps.label}`);
 
   if (meta.loadavgStart[0] > meta.cores * 0.75) console.warn(`!!!!!!!! load average ${meta.loadavgStart[0]} on ${meta.cores} cores: other processes are running, timings will be noisy`);
   const ours = await loadOurs();
@@ -690,10 +489,10 @@ async function main() {
   const json = JSON.stringify({ ...report, svgFile: path.basename(report.svgFile) }, null, 1);
   fs.writeFileSync(`${OUT}.json`, json);
   fs.writeFileSync(`${OUT}.md`, markdown(report));
-  fs.writeFileSync(`${OUT}.svg`, svgChart(report));
+  fs.writeFileSync(`${OUT}.svg`, svgChart(report.cases, `${meta.cpu}, ${meta.cores} cores, Node ${meta.node}${meta.tuned ? ' (tuned)' : ''}, ${meta.date.slice(0, 10)}${meta.quick ? ', quick run' : ''}`));
   const raw = path.join(HERE, 'results', 'raw');
   fs.mkdirSync(raw, { recursive: true });
-  fs.writeFileSync(path.join(raw, `${meta.date.replace(/[:.]/g, '-')}${QUICK ? '-quick' : ''}.json`), json);
+  fs.writeFileSync(path.join(raw, `${meta.date.replace(/[:.]/g, '-')}${QUICK ? '-quick' : ''}${TUNED ? '-tuned' : ''}.json`), json);
 
   const mis = cases.reduce((s, c) => s + c.mismatches.length, 0);
   console.log(`\nwrote ${path.relative(process.cwd(), OUT)}.{json,md,svg} in ${meta.elapsed_s} s`);

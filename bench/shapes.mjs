@@ -17,17 +17,17 @@
 //
 //   node bench/shapes.mjs [--dtypes=float32,float16,int8,float64] [--cs=2,8,32,128]
 //                         [--lib=path/to/esm/index.js] [--no-ort] [--out=results/shapes]
-//                         [--liftoff] [--stock-malloc]
-// Writes <out>.md and <out>.json (default results/shapes) unless --out=- (print only).
+//                         [--tuned [--liftoff] [--stock-malloc]]
+// Writes <out>.md and <out>.json (default results/shapes, tuned: results/shapes-tuned) unless --out=- (print only).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ARRAY_TYPES, BYTES, broadcastShapes, compareOutputs, randomData, refMax, sizeOf } from './common.mjs';
 import { COPY_PLACEMENTS, createCopyLimit, createOrtPeer } from './peers.mjs';
-import { benchProcess, cpuModel, measure, sink } from './timing.mjs';
+import { TUNED, benchProcess, cpuModel, measure, processSettings, sink } from './timing.mjs';
 
-benchProcess(); // TurboFan only, freed buffers reused: as run.mjs (timing.mjs; --liftoff, --stock-malloc)
+benchProcess(); // plain node unless --tuned, as run.mjs (timing.mjs)
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const opt = (name, dflt) => {
@@ -37,7 +37,7 @@ const opt = (name, dflt) => {
 const LIB = path.resolve(opt('lib', path.join(HERE, '..', 'dist', 'esm', 'index.js')));
 const DTYPES = opt('dtypes', 'float32,float16,int8,float64').split(',');
 const CS = opt('cs', '2,8,32,128').split(',').map(Number);
-const OUT = opt('out', path.join(HERE, 'results', 'shapes'));
+const OUT = opt('out', path.join(HERE, 'results', TUNED ? 'shapes-tuned' : 'shapes'));
 const N = 2 ** 18;
 
 const CASES = [
@@ -107,12 +107,11 @@ const cpu = cpuModel();
 const meta = {
   date: new Date().toISOString(), cpu, cores: os.cpus().length, node: process.version, lib: path.relative(process.cwd(), LIB), n: N,
   ort: ort?.version ?? null,
-  process: `${process.execArgv.includes('--no-liftoff') ? 'wasm TurboFan only (--no-liftoff)' : 'V8 default wasm tiering'}, ` +
-    `${process.env.MALLOC_MMAP_THRESHOLD_ ? 'freed buffers reused (glibc thresholds raised)' : 'stock malloc'}`,
+  process: processSettings().label, tuned: TUNED,
 };
 const fmt = (x) => (x === undefined ? 'n/a' : x < 10 ? x.toFixed(2) : x.toFixed(1));
 const L = [
-  '# Broadcast shapes: Max with short rows',
+  `# Broadcast shapes: Max with short rows${TUNED ? ', tuned Node process' : ''}`,
   '',
   `Written by \`bench/shapes.mjs\` on ${meta.date.slice(0, 16).replace('T', ' ')} UTC: ${cpu}, ${meta.cores} cores, Node ${meta.node}` +
     (meta.ort ? `, onnxruntime-web ${meta.ort} (wasm, 1 thread)` : '') + `; ${meta.process} (as \`run.mjs\`). Output of ${N} elements; medians in µs (p10-p90).`,

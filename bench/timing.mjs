@@ -44,29 +44,33 @@ export function cpuModel() {
   return os.cpus()[0]?.model ?? 'unknown';
 }
 
-// Process settings of run.mjs and shapes.mjs (both apply to every column alike;
-// both can be turned off):
+// Process settings of run.mjs and shapes.mjs. By default they run in the plain
+// `node` a user runs: the headline figures are what users get. `--tuned` opts in to
+// a child process with two settings that remove noise which is not about the
+// kernels (both apply to every column alike; the results files and tables then
+// say "tuned"):
 //
 // 1. Allocator. Every "fresh output" API (ours plain path, ort-web, tfjs, js)
 //    allocates a new output ArrayBuffer per call. With glibc's default malloc,
 //    large buffers come from mmap and go back to the OS on free, so a call may
 //    pay page faults for its whole output, or not, depending on the
-//    allocator's history (bimodal, noisy timings). We raise the thresholds so
-//    freed buffers are reused (steady state of a long-running process).
-//    --stock-malloc keeps glibc's defaults.
+//    allocator's history (bimodal, noisy timings). Tuned, the thresholds are
+//    raised so freed buffers are reused (steady state of a long-running
+//    process). --stock-malloc keeps glibc's defaults in a tuned run.
 // 2. Wasm tiering. V8 first runs wasm with its baseline compiler (Liftoff)
 //    and recompiles hot functions with TurboFan in the background; with
 //    onnxruntime-web's large module that tier-up takes long enough on 2 cores
 //    to make its timings swing 10x within one cell (and the first cells of a
-//    run time part baseline code). --no-liftoff compiles every wasm function
-//    (ours, ort-web, tfjs, copy) with TurboFan directly, i.e. measures the
-//    steady state. --liftoff keeps V8's default tiering.
+//    run time part baseline code). Tuned, --no-liftoff compiles every wasm
+//    function (ours, ort-web, tfjs, copy) with TurboFan directly, i.e.
+//    measures the steady state. --liftoff keeps V8's default tiering in a tuned run.
 //
-// Runs the calling script again in a child process with those settings (and
-// exits with its status) unless it already has them.
+// With --tuned, runs the calling script again in a child process with those
+// settings (and exits with its status) unless it already has them.
 const MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '4294967296', MALLOC_TRIM_THRESHOLD_: '4294967296' };
+export const TUNED = process.argv.includes('--tuned');
 export function benchProcess() {
-  if (process.env.ONNX_OPS_BENCH_CHILD === '1') return;
+  if (!TUNED || process.env.ONNX_OPS_BENCH_CHILD === '1') return;
   const wantMalloc = !process.argv.includes('--stock-malloc') && process.platform === 'linux' && process.env.MALLOC_MMAP_THRESHOLD_ === undefined;
   const wantNoLiftoff = !process.argv.includes('--liftoff') && !process.execArgv.includes('--no-liftoff');
   if (wantMalloc || wantNoLiftoff) {
@@ -75,4 +79,18 @@ export function benchProcess() {
     });
     process.exit(r.status ?? 1);
   }
+}
+
+/** How this process runs (for the tables): plain node, or which tuned settings it has. */
+export function processSettings() {
+  const malloc = process.env.MALLOC_MMAP_THRESHOLD_ !== undefined;
+  const noLiftoff = process.execArgv.includes('--no-liftoff');
+  return {
+    tuned: TUNED,
+    malloc: malloc
+      ? `glibc tuned: MALLOC_MMAP_THRESHOLD_=${process.env.MALLOC_MMAP_THRESHOLD_} MALLOC_TRIM_THRESHOLD_=${process.env.MALLOC_TRIM_THRESHOLD_ ?? 'default'} (freed buffers are reused, no page faults per call)`
+      : 'stock glibc malloc (each fresh large output buffer may be mmap-ed and page-faulted)',
+    wasmTiering: noLiftoff ? 'TurboFan only (--no-liftoff)' : 'V8 default (Liftoff, then TurboFan tier-up)',
+    label: malloc || noLiftoff ? `tuned: ${[malloc && 'freed buffers reused (glibc thresholds raised)', noLiftoff && 'wasm TurboFan only (--no-liftoff)'].filter(Boolean).join(', ')}` : 'plain `node` (no flags, stock malloc), as users run it',
+  };
 }

@@ -626,22 +626,34 @@ function renderExamples() {
 
 // ---------------------------------------------------------------- benchmark
 
-let ortPromise = null;
-/** onnxruntime-web, when the page has it: a global `ort`, or `?ort=<module url>`. Never fetched otherwise. */
+/** Where demo/serve.mjs serves onnxruntime-web's dist/ when it is installed. */
+const ORT_SERVED = '/ort/ort.wasm.min.mjs';
+const ortPromises = new Map();
+/**
+ * onnxruntime-web, when the page has it: a global `ort`, `?ort=<module url>`, or, with
+ * "compare with onnxruntime-web" ticked, the copy served at /ort/. Never fetched otherwise.
+ * Resolves to { ort, source } or { ort: null, reason }.
+ */
 function getOrt() {
-  if (globalThis.ort?.InferenceSession) return Promise.resolve(globalThis.ort);
-  const url = new URLSearchParams(location.search).get('ort');
-  if (!url) return Promise.resolve(null);
-  ortPromise ??= import(new URL(url, location.href).href).then((m) => {
-    const ort = m.default?.InferenceSession ? m.default : m;
-    ort.env.wasm.numThreads = 1;
-    ort.env.wasm.wasmPaths = new URL('./', new URL(url, location.href)).href;
-    return ort;
-  }).catch((e) => {
-    console.warn('onnxruntime-web could not be loaded from', url, e);
-    return null;
-  });
-  return ortPromise;
+  if (globalThis.ort?.InferenceSession) return Promise.resolve({ ort: globalThis.ort, source: 'a global ort' });
+  const param = new URLSearchParams(location.search).get('ort');
+  const url = param ?? ($('#bench-ort-include').checked ? ORT_SERVED : null);
+  if (!url) return Promise.resolve({ ort: null, reason: 'not included' });
+  const href = new URL(url, location.href).href;
+  if (!ortPromises.has(href)) {
+    ortPromises.set(href, import(href).then((m) => {
+      const ort = m.default?.InferenceSession ? m.default : m;
+      ort.env.wasm.numThreads = 1;
+      ort.env.wasm.wasmPaths = new URL('./', href).href;
+      return { ort, source: url };
+    }, (e) => ({
+      ort: null,
+      reason: url === ORT_SERVED
+        ? 'not served at /ort/: install it (npm --prefix bench ci) and restart demo/serve.mjs'
+        : `failed to load from ${url}: ${e?.message ?? e}`,
+    })));
+  }
+  return ortPromises.get(href);
 }
 
 /** The bytes of an ONNX model with one Max (2 inputs) or Relu node over [N]. */
@@ -704,9 +716,10 @@ async function timeIt(fn, { budgetMs = 400, minSamples = 3, maxSamples = 40 } = 
   return { median: times[Math.floor(times.length / 2)], min: times[0], runs };
 }
 
+/** Bit for bit, but any NaN matches any NaN (Object.is tells -0 from +0). */
 function sameData(a, b) {
   if (!a || !b || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !(Number.isNaN(a[i]) && Number.isNaN(b[i]))) return false;
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
   return true;
 }
 
@@ -762,7 +775,8 @@ async function runBench() {
     { name: 'plain JS loop', detail: 'a for loop over typed arrays', fn: js },
   ];
 
-  const ort = await getOrt();
+  const { ort, reason: ortReason } = await getOrt();
+  renderOrtBadge();
   if (ort) {
     contestants.push({
       name: 'onnxruntime-web',
@@ -802,7 +816,10 @@ async function runBench() {
   drawTable(rows, n);
   const mem = ops.memoryStats();
   status.dataset.state = 'done';
-  status.textContent = `${op} on ${n.toLocaleString('en-US')} ${dtype} elements: done. ${ort ? '' : 'onnxruntime-web is not on this page, so it was skipped. '}`
+  const ortNote = ort ? '' : ortReason === 'not included'
+    ? 'onnxruntime-web was not included (tick "compare with onnxruntime-web"). '
+    : `onnxruntime-web was skipped: ${ortReason}. `;
+  status.textContent = `${op} on ${n.toLocaleString('en-US')} ${dtype} elements: done. ${ortNote}`
     + `wasm memory ${(mem.memoryBytes / 2 ** 20).toFixed(0)} MiB, ${mem.liveAllocations} live allocation${mem.liveAllocations === 1 ? '' : 's'} after the run.`;
 }
 
@@ -842,7 +859,7 @@ function drawChart(rows, { op, dtype, n }) {
 function drawTable(rows, n) {
   const js = rows.find((r) => r.name === 'plain JS loop');
   const table = h('table', { class: 'bench-table', 'data-testid': 'bench-results' },
-    h('thead', {}, h('tr', {}, ['', 'median', 'best', 'M elements/s', 'vs JS loop', 'runs', 'result'].map((t) => h('th', {}, t)))));
+    h('thead', {}, h('tr', {}, ['', 'median', 'best', 'M elements/s', 'vs JS loop', 'runs', 'result (bits vs JS)'].map((t) => h('th', {}, t)))));
   const body = h('tbody');
   for (const r of rows) {
     if (r.error) {
@@ -865,20 +882,18 @@ function drawTable(rows, n) {
 
 async function renderOrtBadge() {
   const badge = $('#bench-ort');
-  const hasParam = new URLSearchParams(location.search).has('ort');
-  if (globalThis.ort?.InferenceSession) {
-    badge.textContent = 'onnxruntime-web: on the page';
-    badge.dataset.present = 'true';
-  } else if (hasParam) {
-    badge.textContent = 'onnxruntime-web: loading…';
-    const ort = await getOrt();
-    badge.textContent = ort ? 'onnxruntime-web: loaded' : 'onnxruntime-web: failed to load';
-    badge.dataset.present = ort ? 'true' : 'false';
-  } else {
-    badge.textContent = 'onnxruntime-web: not on this page (skipped)';
+  const wanted = globalThis.ort?.InferenceSession || new URLSearchParams(location.search).has('ort') || $('#bench-ort-include').checked;
+  badge.title = 'Tick "compare with onnxruntime-web" (served at /ort/ by demo/serve.mjs when installed), add a global `ort`, or open the page with ?ort=<url of ort.wasm.min.mjs>.';
+  if (!wanted) {
+    badge.textContent = 'onnxruntime-web: not included';
     badge.dataset.present = 'false';
-    badge.title = 'Add a global `ort` (script tag) or open the page with ?ort=<url of ort.wasm.min.mjs> to compare.';
+    return;
   }
+  badge.textContent = 'onnxruntime-web: loading…';
+  badge.dataset.present = 'loading';
+  const { ort, source, reason } = await getOrt();
+  badge.textContent = ort ? `onnxruntime-web ${ort.env.versions?.web ?? ''}: loaded from ${source}` : `onnxruntime-web: ${reason}`;
+  badge.dataset.present = ort ? 'true' : 'false';
 }
 
 // ---------------------------------------------------------------- start
@@ -905,6 +920,7 @@ function wire() {
     activeInputs().forEach((_, i) => fillRandom(i));
     update();
   });
+  $('#bench-ort-include').addEventListener('change', () => renderOrtBadge());
   $('#bench-run').addEventListener('click', () => {
     runBench().catch((e) => {
       $('#bench-status').dataset.state = 'error';

@@ -3,8 +3,9 @@
 //   /         -> demo/            (index.html, app.js, style.css)
 //   /dist/    -> dist/            (the built library: npm run build)
 //   /examples/ -> examples/       (examples/browser.html)
-//   /ort/     -> onnxruntime-web's dist/, only when it is installed (optional:
-//                node_modules/onnxruntime-web/dist, or the folder in ORT_DIR)
+//   /ort/     -> onnxruntime-web's dist/, only when it is installed (optional: the
+//                folder in ORT_DIR, node_modules/onnxruntime-web/dist, or the
+//                benchmark's bench/node_modules/onnxruntime-web/dist)
 //
 //   node demo/serve.mjs            # PORT env, default 8080; PORT=0 picks a free port
 //
@@ -36,7 +37,11 @@ export const MIME_TYPES = {
 
 /** The folder holding onnxruntime-web's browser builds, if there is one. */
 function findOrtDir() {
-  const candidates = [process.env.ORT_DIR, join(ROOT_DIR, 'node_modules', 'onnxruntime-web', 'dist')];
+  const candidates = [
+    process.env.ORT_DIR,
+    join(ROOT_DIR, 'node_modules', 'onnxruntime-web', 'dist'),
+    join(ROOT_DIR, 'bench', 'node_modules', 'onnxruntime-web', 'dist'), // npm --prefix bench ci
+  ];
   for (const dir of candidates) {
     if (dir && existsSync(join(dir, 'ort.wasm.min.mjs'))) return resolve(dir);
   }
@@ -151,7 +156,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   }
   console.log(`Demo: ${server.url}`);
   if (server.ortDir) {
-    console.log(`onnxruntime-web found (${server.ortDir}): ${server.url}?ort=/ort/ort.wasm.min.mjs adds it to the benchmark`);
+    console.log(`onnxruntime-web found (${server.ortDir}): tick "compare with onnxruntime-web" in the benchmark panel`);
+  } else {
+    console.log('onnxruntime-web not found (npm --prefix bench ci installs it): the benchmark panel runs without it');
   }
   const stop = () => server.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

@@ -2,8 +2,9 @@
 # Installs what building and testing need, on a fresh Debian 12 machine:
 # Emscripten, doctest, CMake, a C++ compiler, clang with libFuzzer, Zopfli,
 # Chromium, Firefox ESR, WebKitGTK's WebDriver and Xvfb from Debian; the npm
-# devDependencies, and the engines of tests/engines/package.json (Node
-# versions, Deno, Bun, puppeteer-core).
+# devDependencies, the engines of tests/engines/package.json (Node
+# versions, Deno, Bun, puppeteer-core) and the benchmark's peers of
+# bench/package.json (onnxruntime-web, which the demo's e2e tests load too).
 # Quick when everything is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,10 +30,14 @@ if [ "${#need[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${need[@]}"
 fi
 
-# npm devDependencies, and the engines' packages, when missing or older than their lock files.
-for dir in . tests/engines; do
+# npm devDependencies, the engines' and the benchmark's packages, when missing or older
+# than their lock files: side by side, as they do not depend on each other.
+pids=()
+for dir in . tests/engines bench; do
   if [ ! -d $dir/node_modules ] || [ $dir/package-lock.json -nt $dir/node_modules/.package-lock.json ]; then
     echo "setup: npm ci in $dir"
-    npm ci --prefix $dir --no-audit --no-fund
+    npm ci --prefix $dir --no-audit --no-fund &
+    pids+=($!)
   fi
 done
+for pid in "${pids[@]}"; do wait "$pid"; done

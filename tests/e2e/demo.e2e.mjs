@@ -8,7 +8,9 @@
 // Chromium (/usr/bin/chromium or CHROMIUM_PATH) with playwright-core (root devDependency);
 // firefox-esr (or FIREFOX_PATH) with puppeteer-core from tests/engines/node_modules
 // (npm --prefix tests/engines ci); WebKitWebDriver, MiniBrowser and Xvfb (Debian:
-// webkit2gtk-driver, xvfb). Nothing is skipped: a missing browser, package or build fails
+// webkit2gtk-driver, xvfb); onnxruntime-web in bench/node_modules (npm --prefix bench ci),
+// which demo/serve.mjs serves at /ort/ for the benchmark panel's comparison. scripts/setup.sh
+// installs all of them. Nothing is skipped: a missing browser, package or build fails
 // the run. Each browser starts once and each test gets a fresh page (in WebKit a fresh
 // MiniBrowser) and its own servers (port 0): demo/serve.mjs, behind a small pass-through
 // front server that logs the requests and, for WebKit only, puts the drivers' capture script
@@ -194,6 +196,14 @@ function libraryError(page, call) {
       return { code: e.code, message: e.message, isOnnxOpsError: e instanceof lib.OnnxOpsError };
     }
   }, call);
+}
+/** Picks the benchmark panel's operator, dtype and size, runs it and waits until it is done. */
+async function runBenchPanel(page, op, dtype, size) {
+  await selectOption(page, '[data-testid="bench-op"]', op);
+  await selectOption(page, '[data-testid="bench-dtype"]', dtype);
+  await selectOption(page, '[data-testid="bench-size"]', size);
+  await click(page, '[data-testid="bench-run"]');
+  await waitFor(page, '[data-testid="bench-status"][data-state="done"]', { timeout: 30_000 });
 }
 async function axisStates(page, idx) {
   return evalAll(page, `[data-testid="broadcast-input-${idx}"] .axis-box`, (els) => els.map((e) => e.dataset.state));
@@ -392,11 +402,7 @@ for (const browser of BROWSERS) {
     await withDemo(browser, '06-benchmark', async (page) => {
       assert.equal((await textContent(page, '[data-testid="bench-simd"]')).trim(), 'ops.simd = true');
       assert.equal(await getAttribute(page, '[data-testid="bench-ort"]', 'data-present'), 'false', 'onnxruntime-web is not bundled');
-      await selectOption(page, '[data-testid="bench-op"]', 'Max');
-      await selectOption(page, '[data-testid="bench-dtype"]', 'float32');
-      await selectOption(page, '[data-testid="bench-size"]', '10000');
-      await click(page, '[data-testid="bench-run"]');
-      await waitFor(page, '[data-testid="bench-status"][data-state="done"]', { timeout: 30_000 });
+      await runBenchPanel(page, 'Max', 'float32', '10000');
       const bars = await evalAll(page, '[data-testid="bench-svg"] rect[data-testid="bench-bar"]', (rs) =>
         rs.map((r) => ({ name: r.dataset.name, width: Number(r.getAttribute('width')), rate: Number(r.dataset.rate) })));
       assert.deepEqual(bars.map((b) => b.name), ['onnx-ops-wasm', 'onnx-ops-wasm zero-copy', 'plain JS loop']);
@@ -406,8 +412,29 @@ for (const browser of BROWSERS) {
       }
       const checks = await evalAll(page, '[data-testid="bench-check"]', (tds) => tds.map((td) => td.textContent));
       assert.deepEqual(checks, ['matches JS', 'matches JS', 'matches JS']);
-      assert.match(await textContent(page, '[data-testid="bench-status"]'), /onnxruntime-web is not on this page, so it was skipped/);
+      assert.match(await textContent(page, '[data-testid="bench-status"]'), /onnxruntime-web was not included \(tick "compare with onnxruntime-web"\)/);
       assert.match(await textContent(page, '[data-testid="bench-status"]'), /0 live allocations/);
+    });
+  });
+
+  test(`[${browser}] "compare with onnxruntime-web" loads it from /ort/ and shows it beside ours, checked bit for bit`, { timeout: TEST_TIMEOUT }, async () => {
+    await withDemo(browser, '07-benchmark-ort', async (page, { server, requests }) => {
+      assert.equal(await getAttribute(page, '[data-testid="bench-ort"]', 'data-present'), 'false', 'not loaded before it is asked for');
+      await check(page, '[data-testid="bench-ort-include"]');
+      await waitFor(page, '[data-testid="bench-ort"]:not([data-present="loading"])', { timeout: 30_000 });
+      const badge = (await textContent(page, '[data-testid="bench-ort"]')).trim();
+      // bench/node_modules (scripts/setup.sh installs it) holds the copy demo/serve.mjs serves
+      assert.equal(await getAttribute(page, '[data-testid="bench-ort"]', 'data-present'), 'true', `onnxruntime-web did not load: ${badge}`);
+      assert.match(badge, /^onnxruntime-web 1\.\d+\.\d+: loaded from \/ort\/ort\.wasm\.min\.mjs$/);
+      await runBenchPanel(page, 'Relu', 'float32', '1000');
+      const rows = await evalAll(page, '[data-testid="bench-results"] tbody tr', (trs) =>
+        trs.map((tr) => ({ name: tr.dataset.name, check: tr.querySelector('[data-testid="bench-check"]')?.textContent ?? tr.textContent })));
+      assert.deepEqual(rows, ['onnx-ops-wasm', 'onnx-ops-wasm zero-copy', 'plain JS loop', 'onnxruntime-web'].map((name) => ({ name, check: 'matches JS' })));
+      const bars = await evalAll(page, '[data-testid="bench-svg"] rect[data-testid="bench-bar"]', (rs) => rs.map((r) => Number(r.dataset.rate)));
+      assert.ok(bars.length === 4 && bars.every((r) => r > 0), 'four bars with a throughput');
+      assert.doesNotMatch(await textContent(page, '[data-testid="bench-status"]'), /onnxruntime-web was/);
+      assert.ok(requests.includes(`${server.url}ort/ort.wasm.min.mjs`), 'imported from /ort/');
+      assert.ok(requests.some((u) => u.startsWith(`${server.url}ort/`) && u.endsWith('.wasm')), 'its wasm came from /ort/ too');
     });
   });
 }

@@ -1,0 +1,53 @@
+// Interleaved timing for clocks that browsers coarsen (performance.now() to about
+// 1 ms in Firefox and WebKit): every sample is one batch of calls lasting at least
+// batchMs, and the columns of a case take turns, one batch each per round, so that
+// a slow spell of a shared machine falls on all of them alike. No Node APIs: the
+// page (bench/browser/page.mjs) and Node (browser.mjs's fresh-array section) use it.
+
+const now = () => performance.now();
+/** Every timed call's result is folded in here, so that none can be optimised away. */
+export let sink = 0;
+
+async function batchMs(c, batch) {
+  const t0 = now();
+  if (c.isAsync) for (let i = 0; i < batch; i++) sink ^= !!(await c.fn());
+  else for (let i = 0; i < batch; i++) sink ^= !!c.fn();
+  return now() - t0;
+}
+
+/** The calls per batch that make one batch of c.fn last at least ms (warms it up too). */
+export async function calibrate(c, ms) {
+  let batch = 1;
+  for (;;) {
+    const t = await batchMs(c, batch);
+    if (t >= ms) return batch;
+    // A coarse clock reads short batches as 0 or 1 ms: grow 8x until the reading means something.
+    batch = t < ms / 8 ? batch * 8 : Math.ceil((batch * ms * 1.25) / t);
+  }
+}
+
+/**
+ * Times columns [{ id, fn, isAsync }] in `rounds` rounds (the order rotated each round).
+ * Resolves to { [id]: { median_us, min_us, max_us, samples_us, batch, rounds } }:
+ * per-call microseconds, the median over the rounds.
+ */
+export async function timeRounds(cols, { rounds, batchMs: ms, onRound } = {}) {
+  const batches = [];
+  for (const c of cols) batches.push(await calibrate(c, ms));
+  const samples = cols.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < cols.length; k++) {
+      const i = (k + r) % cols.length;
+      samples[i].push((await batchMs(cols[i], batches[i])) * 1000 / batches[i]);
+    }
+    onRound?.(r);
+  }
+  const out = {};
+  cols.forEach((c, i) => {
+    const s = samples[i].slice().sort((a, b) => a - b);
+    const mid = s.length >> 1;
+    const median = s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+    out[c.id] = { median_us: median, min_us: s[0], max_us: s[s.length - 1], samples_us: samples[i], batch: batches[i], rounds };
+  });
+  return out;
+}
