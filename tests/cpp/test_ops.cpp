@@ -276,7 +276,7 @@ TEST_CASE_TEMPLATE("Max flat path: same-layout inputs and single values, any cou
 
 TEST_CASE_TEMPLATE("Max with short rows: a reused row or single values over many rows, grouped, in place too", Tr,
                    ONNX_OPS_ALL_TRAITS) {
-  // Inner runs of a few elements are regrouped (ops.cpp, max_exec_grouped):
+  // Inner runs of a few elements are regrouped (ops/max.cpp, run_groups):
   // every row length around the grouping limit, row counts across groups,
   // each input order, a third input (laid out as the output, or one value),
   // and the result over the full input.
@@ -323,8 +323,8 @@ TEST_CASE_TEMPLATE("Max with a value or a row per output row: gathered group by 
                    ONNX_OPS_ALL_TRAITS) {
   // Inputs that are neither laid out as the output nor one row reused by all
   // ([R, 1] against [R, C]; [A, 1, C] or [1, B, 1] against [A, B, C]) have
-  // their part of each group of rows gathered into a tile (ops.cpp,
-  // max_exec_grouped): rows from one element to just past the 512-byte limit,
+  // their part of each group of rows gathered into a tile (ops/max.cpp,
+  // run_groups): rows from one element to just past the 512-byte limit,
   // B across groups and not dividing them (the odometer carries into A inside
   // a group), two to nine inputs, each gathered kind first or not, and the
   // result over the full input.
@@ -333,7 +333,7 @@ TEST_CASE_TEMPLATE("Max with a value or a row per output row: gathered group by 
   std::mt19937_64 rng(23);
   // Row lengths: 1 element, short ones, each side of 16, 32 and 64 bytes (rows
   // up to 16 bytes take one store, four rows an iteration; longer ones are
-  // widened from their first 16 bytes: ops.cpp, store_heads and widen_rows),
+  // widened from their first 16 bytes: ops/gather.cpp, store_heads and widen_rows),
   // and each side of the 512-byte limit.
   for (int64_t c : {int64_t(1), int64_t(2), int64_t(3), int64_t(5), 16 / es, 16 / es + 1, 32 / es, 32 / es + 1,
                     64 / es, 64 / es + 1, 512 / es, 512 / es + 1}) {
@@ -396,7 +396,7 @@ TEST_CASE_TEMPLATE("Max with a value or a row per output row: gathered group by 
 TEST_CASE_TEMPLATE("Max of two with a clean row or a clean value per row: the pmax shortcuts, and their fallbacks", Tr,
                    ONNX_OPS_ALL_TRAITS) {
   // For float32/float64, when the broadcast operand holds no NaN and no +0,
-  // pmax alone is exact (ops.cpp, max2_clean): [R, C] with a reused row
+  // pmax alone is exact (ops/max.cpp, run_pmax): [R, C] with a reused row
   // [C] (rows up to 1 KiB against a tile of the row repeated, in blocks,
   // and the last rows one by one), a value per row of 17 to 32 bytes (two
   // stores a row) or of at least 64 bytes ([A, B, C] with [A, B, 1],

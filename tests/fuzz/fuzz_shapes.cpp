@@ -39,7 +39,7 @@ int64_t decode_dim(fuzz::Reader& r) {
   return int64_t(r.u64());
 }
 
-// Walks the plan as max_exec / max_inner do and compares every input offset
+// Walks the plan as run_plan / fold do and compares every input offset
 // with numpy's index rule.
 void check_plan(const BroadcastPlan& plan, int n, const Shape* inputs, const Dims& out) {
   FUZZ_CHECK(plan.n_inputs == n, "plan.n_inputs %d vs %d", plan.n_inputs, n);
