@@ -60,8 +60,10 @@ struct Half16MaxNonNan : Tr {
 #endif
 };
 
+// Inline: its one caller, the kernel table's max2, is the dtype's own
+// function already (the loops it picks stay out of line).
 template <class Tr>
-ONNX_OPS_KERNEL void vmaxc(size_t n, const typename Tr::T* a, const typename Tr::T* c, typename Tr::T* out) {
+inline void vmaxc(size_t n, const typename Tr::T* a, const typename Tr::T* c, typename Tr::T* out) {
   using T = typename Tr::T;
   if constexpr (Tr::kFormat != Format::Integer) {
     const T plus_zero{};  // +0 is all zero bits in each float type

@@ -18,19 +18,14 @@ void max2(size_t n, const void* a_v, bool a_single, const void* b_v, bool b_sing
   const T* a = static_cast<const T*>(a_v);
   const T* b = static_cast<const T*>(b_v);
   T* out = static_cast<T*>(out_v);
-  if (a_single) {
-    if (b_single) {  // one value for the whole run
-      const T v = Tr::max1(*a, *b);
-      fill_bytes(n, sizeof(T), reinterpret_cast<const unsigned char*>(&v), static_cast<unsigned char*>(out_v));
-    } else if (Tr::isnan1(*a)) {  // a NaN first operand wins everywhere
-      fill_bytes(n, sizeof(T), static_cast<const unsigned char*>(a_v), static_cast<unsigned char*>(out_v));
-    } else {
-      // Otherwise max is symmetric bit for bit (only two NaNs tell the order
-      // apart), so the value may go second: one kernel fewer.
-      vmaxc<Tr>(n, b, a, out);
-    }
-  } else if (b_single) {
-    vmaxc<Tr>(n, a, b, out);
+  if (a_single && (b_single || Tr::isnan1(*a))) {
+    // One value for the whole run: the max of two values, or a NaN first one.
+    const T v = b_single ? Tr::max1(*a, *b) : *a;
+    fill_bytes(n, sizeof(T), reinterpret_cast<const unsigned char*>(&v), static_cast<unsigned char*>(out_v));
+  } else if (a_single || b_single) {
+    // Otherwise max is symmetric bit for bit (only two NaNs tell the order
+    // apart), so the value may go second: one kernel fewer.
+    vmaxc<Tr>(n, a_single ? b : a, a_single ? a : b, out);
   } else {
     vmax<Tr>(n, a, b, out);
   }
