@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "../status.h"
@@ -84,21 +85,36 @@ struct BroadcastPlan {
     return off;
   }
 
+  // Copies keep their strides (the library itself never copies a plan).
+  BroadcastPlan() = default;
+  BroadcastPlan(const BroadcastPlan& p) { *this = p; }
+  BroadcastPlan& operator=(const BroadcastPlan& p) {
+    if (this == &p) return *this;
+    n_inputs = p.n_inputs;
+    rank = p.rank;
+    total = p.total;
+    for (int k = 0; k < rank; ++k) dims[k] = p.dims[k];
+    const size_t count = size_t(n_inputs) * size_t(rank);
+    int64_t* to = strides_for(count);
+    for (size_t i = 0; i < count; ++i) to[i] = p.strides()[i];
+    return *this;
+  }
+
   // strides()[i * rank + k]; sized by plan_broadcast.
-  const int64_t* strides() const { return more_.empty() ? few_ : more_.data(); }
+  const int64_t* strides() const { return more_ ? more_.get() : few_; }
   int64_t* strides_for(size_t count) {
     if (count <= kInlineStrides) {
-      more_.clear();
+      more_.reset();
       return few_;
     }
-    more_.assign(count, 0);
-    return more_.data();
+    more_.reset(new int64_t[count]());
+    return more_.get();
   }
 
  private:
   static constexpr size_t kInlineStrides = 64;
   int64_t few_[kInlineStrides];
-  std::vector<int64_t> more_;  // used only beyond kInlineStrides (no allocation otherwise)
+  std::unique_ptr<int64_t[]> more_;  // used only beyond kInlineStrides (no allocation otherwise)
 };
 
 // Plans out = f(inputs...) where out_shape must equal the broadcast of the
