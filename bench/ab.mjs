@@ -1,12 +1,12 @@
 // A/B: two builds of the package (their dist/esm/index.js) in one process,
 // timed in alternating batches; the median per cell, and B's change against A.
-//   node bench/ab.mjs <A>/dist/esm/index.js <B>/dist/esm/index.js [filter,filter...]
+//   node bench/ab.mjs <A>/dist/esm/index.js <B>/dist/esm/index.js [filter|filter...]
 // (a filter keeps the cells whose name contains it).
 // Noise on a shared machine is a few per cent: rerun a cell that moves alone.
 const [A, B] = [process.argv[2], process.argv[3]];
-const only = process.argv[4] ? process.argv[4].split(',') : null;
+const only = process.argv[4] ? process.argv[4].split('|') : null;
 if (!A || !B) {
-  console.error('usage: node bench/ab.mjs <A>/dist/esm/index.js <B>/dist/esm/index.js [filter,filter...]');
+  console.error('usage: node bench/ab.mjs <A>/dist/esm/index.js <B>/dist/esm/index.js [filter|filter...]');
   process.exit(2);
 }
 const libA = await import(A), libB = await import(B);
@@ -57,6 +57,8 @@ function cells(ops) {
   max2('zc bcast [16384,8]+[16384,1] out', [16384, 8], [16384, 1], [16384, 8]);
   max2('zc bcast [16384,8]+[8] out', [16384, 8], [8], [16384, 8]);
   max2('zc bcast [64,16,64]+[64,1,64] out', [64, 16, 64], [64, 1, 64], [64, 16, 64]);
+  max2('zc bcast [4,16,64]+[4,1,64] out', [4, 16, 64], [4, 1, 64], [4, 16, 64]);
+  max2('zc bcast [64,16,256]+[64,1,256] out', [64, 16, 256], [64, 1, 256], [64, 16, 256]);
   max2('zc max2 [1e6]+[] out', [1e6], [], [1e6]);
   for (const n of [1e3, 1e5]) {
     const x = rnd(n, 1), y = rnd(n, 2);

@@ -4,33 +4,38 @@
 // clean; any traits give the exact result.
 #pragma once
 
+#include <cassert>
 #include <cstddef>
 
 #include "kernel.h"
 
 namespace onnx_ops {
 
-// vmax_rows: out row r = max(x row r, y row r), elementwise (Rows: kernel.h).
+// vmax_rows: out row r = max(x row r, y), elementwise: x's rows follow each
+// other and every one is against the same row y (Rows: kernel.h, with
+// x_step = len and y_step = 0, the one walk its callers need; honouring
+// other steps cost it speed per row).
 template <class Tr>
 ONNX_OPS_KERNEL void vmax_rows(const Rows& rows, const typename Tr::T* x, const typename Tr::T* y,
                                typename Tr::T* out) {
   using T = typename Tr::T;
+  assert(rows.x_step == rows.len && rows.y_step == 0);
   const size_t len = rows.len;
-  for (size_t k = rows.count; k > 0; --k, x += rows.x_step, y += rows.y_step) {
-    const T *px = x, *py = y;
+  for (size_t k = rows.count; k > 0; --k) {
+    const T* r = y;
     size_t i = 0;
 #ifdef ONNX_OPS_VECTOR
     constexpr size_t kLanes = 16 / sizeof(T);
-    auto one = [&](size_t j) { return Tr::vmax(wasm_v128_load(px + j * kLanes), wasm_v128_load(py + j * kLanes)); };
+    auto one = [&](size_t j) { return Tr::vmax(wasm_v128_load(x + j * kLanes), wasm_v128_load(r + j * kLanes)); };
     ONNX_OPS_VECTOR_LOOP
-    for (; i + 4 * kLanes <= len; i += 4 * kLanes, px += 4 * kLanes, py += 4 * kLanes, out += 4 * kLanes) {
+    for (; i + 4 * kLanes <= len; i += 4 * kLanes, x += 4 * kLanes, r += 4 * kLanes, out += 4 * kLanes) {
       store4(out, one);
     }
     ONNX_OPS_VECTOR_LOOP
-    for (; i + kLanes <= len; i += kLanes, px += kLanes, py += kLanes, out += kLanes) wasm_v128_store(out, one(0));
+    for (; i + kLanes <= len; i += kLanes, x += kLanes, r += kLanes, out += kLanes) wasm_v128_store(out, one(0));
 #endif
     ONNX_OPS_SCALAR_LOOP
-    for (; i < len; ++i) *out++ = Tr::max1(*px++, *py++);
+    for (; i < len; ++i) *out++ = Tr::max1(*x++, *r++);
   }
 }
 
