@@ -1,5 +1,5 @@
 // Benchmark-only wasm module (never shipped): the library's own micro-kernels
-// (src/kernels.h, same compiler flags) next to yardsticks built from the very
+// (src/kernels/, same compiler flags) next to yardsticks built from the very
 // same loop bodies, so that a ratio between two of them measures only what the
 // traits do per vector:
 //
@@ -12,15 +12,15 @@
 //   bench_relu_<t>    the library's Relu kernel
 //   bench_vcopy_<t>   the Relu loop with an identity body: 128-bit loads and
 //                     stores only (beyond L2 the library's float32 Relu, with
-//                     one more instruction, runs faster: see relu_kernel)
+//                     one more instruction, runs faster: see vrelu)
 //   bench_maxrow_<t>  the library's Max of [R, C] with a reused [C] row, through
-//                     its C++ entry point (max_forward: planning, the row's
+//                     its C++ entry point (onnx_ops::max: planning, the row's
 //                     NaN/+0 scan, then one pmax pass over all rows)
-//   bench_prow_<t>    that last pass alone (the library's max_rows_kernel with
+//   bench_prow_<t>    that last pass alone (the library's vmax_rows with
 //                     pmax): two loads and a store per vector
-//   bench_maxval_<t>  the library's Max of [n] with a rank-0 value (max_forward)
+//   bench_maxval_<t>  the library's Max of [n] with a rank-0 value (onnx_ops::max)
 //   bench_pmaxval_<t> pmax with a repeated value: the loop the library runs for a
-//                     value that is no NaN and no +0 (max_row_values_kernel, one row)
+//                     value that is no NaN and no +0 (vmaxc_rows, one row)
 //
 // for t = f32, f64. Built by CMake (target onnx_ops_bench_kernels) into
 // build/wasm/bench/bench-kernels.cjs; bench/run.mjs loads it when present.
@@ -29,23 +29,33 @@
 #include <cstddef>
 #include <cstdlib>
 
-#include "kernels.h"
+#include "kernels/pmax.h"
+#include "kernels/vmax.h"
+#include "kernels/vmax3.h"
+#include "kernels/vmax_rows.h"
+#include "kernels/vrelu.h"
 #include "ops.h"
 
 namespace {
 using onnx_ops::Float32Traits;
 using onnx_ops::Float64Traits;
 
-// pmax through the library's own fast-path loop (chunks, stores, flags), with
+// pmax through the library's own checked loop (chunks, stores, flags), with
 // flags that are constant zero and a check that never fires: what remains of
 // the difference to ours is the NaN / -0 check itself.
 template <class F>
 struct PmaxTraits {
   using T = F;
   using L = onnx_ops::IeeeLanes<F>;
+  static constexpr onnx_ops::Format kFormat = onnx_ops::Format::Ieee;
   static T max1(T a, T b) { return a < b ? b : a; }
   static v128_t vmax(v128_t a, v128_t b) { return L::pmax(a, b); }
-  static constexpr bool kFastMax = true;
+};
+}  // namespace
+
+template <class F>
+struct onnx_ops::Fast<PmaxTraits<F>, onnx_ops::Format::Ieee> {
+  using L = onnx_ops::IeeeLanes<F>;
   using Flags = v128_t;
   static v128_t vmax_fast(v128_t a, v128_t b, v128_t& flag) {
     flag = wasm_i32x4_splat(0);
@@ -59,43 +69,48 @@ struct PmaxTraits {
   static bool suspicious(v128_t) { return false; }
 };
 
+namespace {
+
 // Max through the library's C++ entry point (planning included).
 int32_t max_entry(int32_t dtype, const void* a, const int64_t* a_dims, int a_rank, const void* b, const int64_t* b_dims,
                   int b_rank, void* out) {
   const onnx_ops::Shape shapes[2] = {{a_dims, a_rank}, {b_dims, b_rank}};
   const void* inputs[2] = {a, b};
-  return int32_t(onnx_ops::max_forward(dtype, 2, inputs, shapes, out, shapes[0]));
+  return int32_t(onnx_ops::max(onnx_ops::Call{dtype, 2, inputs, shapes, out, shapes[0]}));
 }
 
 // The Relu loop with no work per vector: loads and stores only.
 template <class F>
 struct IdentityTraits {
   using T = F;
+  // Neither Ieee (whose float32 loop has the stream variant) nor Integer
+  // (whose Relu is Max with zero): vrelu's plain loop.
+  static constexpr onnx_ops::Format kFormat = onnx_ops::Format::Half16;
   static T relu1(T x) { return x; }
   static v128_t vrelu(v128_t x) { return x; }
 };
 }  // namespace
 
-#define BENCH_KERNELS(t, F, Exact, Bits, Dtype)                                                                \
+#define BENCH_KERNELS(t, F, Exact, Dtype)                                                                \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_max_##t(size_t n, const F* a, const F* b, F* o) {      \
-    onnx_ops::max_kernel<Exact, false, false>(n, a, b, o);                                        \
+    onnx_ops::vmax<Exact>(n, a, b, o);                                        \
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_max3_##t(size_t n, const F* a, const F* b, const F* c, \
                                                       F* o) {                                       \
-    onnx_ops::max3_kernel<Exact>(n, a, b, c, o);                                                    \
+    onnx_ops::vmax3<Exact>(n, a, b, c, o);                                                    \
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_pmax_##t(size_t n, const F* a, const F* b, F* o) {     \
-    onnx_ops::max_kernel<PmaxTraits<F>, false, false>(n, a, b, o);                                \
+    onnx_ops::vmax<PmaxTraits<F>>(n, a, b, o);                                \
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_pmax3_##t(size_t n, const F* a, const F* b, const F* c, \
                                                        F* o) {                                      \
-    onnx_ops::max3_kernel<PmaxTraits<F>>(n, a, b, c, o);                                            \
+    onnx_ops::vmax3<PmaxTraits<F>>(n, a, b, c, o);                                            \
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_relu_##t(size_t n, const F* x, F* o) {                 \
-    onnx_ops::relu_kernel<Exact>(n, x, o);                                                          \
+    onnx_ops::vrelu<Exact>(n, x, o);                                                          \
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_vcopy_##t(size_t n, const F* x, F* o) {                \
-    onnx_ops::relu_kernel<IdentityTraits<F>>(n, x, o);                                              \
+    onnx_ops::vrelu<IdentityTraits<F>>(n, x, o);                                              \
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE int32_t bench_maxrow_##t(size_t rows, size_t len, const F* x,     \
                                                            const F* row, F* o) {                    \
@@ -104,17 +119,17 @@ struct IdentityTraits {
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_prow_##t(size_t rows, size_t len, const F* x,          \
                                                       const F* row, F* o) {                         \
-    onnx_ops::max_rows_kernel<onnx_ops::IeeeCleanBTraits<F, Bits>>(rows, len, x, row, o);           \
+    onnx_ops::vmax_rows<onnx_ops::PmaxClean<Exact>>(onnx_ops::Rows{rows, len, len, 0}, x, row, o);           \
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE int32_t bench_maxval_##t(size_t n, const F* x, const F* v, F* o) { \
     const int64_t x_dims[1] = {int64_t(n)};                                                         \
     return max_entry(Dtype, x, x_dims, 1, v, nullptr, 0, o);                                        \
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_pmaxval_##t(size_t n, const F* x, const F* v, F* o) {  \
-    onnx_ops::max_row_values_kernel<onnx_ops::IeeeCleanBTraits<F, Bits>>(1, n, x, 0, v, 0, o);      \
+    onnx_ops::vmaxc_rows<onnx_ops::PmaxClean<Exact>>(onnx_ops::Rows{1, n, 0, 0}, x, v, o);      \
   }
 
-BENCH_KERNELS(f32, float, Float32Traits, uint32_t, 1)
-BENCH_KERNELS(f64, double, Float64Traits, uint64_t, 11)
+BENCH_KERNELS(f32, float, Float32Traits, 1)
+BENCH_KERNELS(f64, double, Float64Traits, 11)
 
 extern "C" EMSCRIPTEN_KEEPALIVE void* bench_alloc(size_t bytes) { return aligned_alloc(64, (bytes + 63) / 64 * 64); }

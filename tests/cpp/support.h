@@ -1,5 +1,5 @@
 // Test support: value generators with the awkward cases of every dtype, and a
-// reference Max/Relu written independently of src/traits.h (numbers decoded to
+// reference Max/Relu written independently of src/dtypes/traits.h (numbers decoded to
 // double, NaN and signed-zero rules spelled out).
 #pragma once
 
@@ -11,8 +11,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "dtype.h"
-#include "traits.h"
+#include "dtypes/dtype.h"
+#include "dtypes/traits.h"
 
 namespace test {
 

@@ -1,7 +1,7 @@
 // The broadcast planner: output shapes, errors, and how dims collapse.
 #include <doctest/doctest.h>
 
-#include "broadcast.h"
+#include "plan/broadcast.h"
 
 using namespace onnx_ops;
 

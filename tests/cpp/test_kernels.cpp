@@ -1,10 +1,17 @@
-// Each micro-kernel, each dtype, against the reference in support.h: every
-// length 0..67 (main loop, vector loop and scalar remainder), every operand
-// variant (contiguous / repeated value), in place, and canaries around the
-// output to catch writes out of bounds.
+// Each kernel (src/kernels/), each dtype, against the reference in support.h:
+// every length 0..67 (main loop, vector loop and scalar remainder), every
+// operand variant (a run / one value, through the kernel table's max2), in
+// place, and canaries around the output to catch writes out of bounds.
 #include <doctest/doctest.h>
 
-#include "kernels.h"
+#include "kernels/copy.h"
+#include "kernels/pmax.h"
+#include "kernels/vmax.h"
+#include "kernels/vmax3.h"
+#include "kernels/vmax_rows.h"
+#include "kernels/vmaxc.h"
+#include "kernels/vrelu.h"
+#include "ops/kernel_table.h"
 #include "support.h"
 
 using namespace onnx_ops;
@@ -12,6 +19,14 @@ using namespace onnx_ops;
 namespace {
 
 constexpr size_t kGuard = 16;
+
+// Max of two operands, each a run or one value, as the library runs it (the
+// kernel table's max2: vmax, vmaxc or a fill).
+template <class Tr>
+void max2(size_t n, const typename Tr::T* a, bool a_single, const typename Tr::T* b, bool b_single,
+          typename Tr::T* out) {
+  max_kernels(int32_t(test::dtype_of<Tr>())).max2(n, a, a_single, b, b_single, out);
+}
 
 template <class Tr>
 std::vector<typename Tr::T> with_guards(size_t n, std::mt19937_64& rng) {
@@ -38,7 +53,7 @@ void check_max_and_max3_every_output(const std::vector<typename Tr::T>& a0, cons
     auto a = a0, b = b0, c = c0;
     std::vector<T> sep(n);
     T* out = where == 0 ? sep.data() : where == 1 ? a.data() : where == 2 ? b.data() : c.data();
-    max3_kernel<Tr>(n, a.data(), b.data(), c.data(), out);
+    vmax3<Tr>(n, a.data(), b.data(), c.data(), out);
     for (size_t i = 0; i < n; ++i) {
       INFO("max3 n=" << n << " where=" << where << " i=" << i);
       REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(test::ref_max<Tr>(a0[i], b0[i]), c0[i])));
@@ -46,7 +61,7 @@ void check_max_and_max3_every_output(const std::vector<typename Tr::T>& a0, cons
     if (where == 3) continue;
     a = a0, b = b0;
     out = where == 0 ? sep.data() : where == 1 ? a.data() : b.data();
-    max_kernel<Tr, false, false>(n, a.data(), b.data(), out);
+    vmax<Tr>(n, a.data(), b.data(), out);
     for (size_t i = 0; i < n; ++i) {
       INFO("max2 n=" << n << " where=" << where << " i=" << i);
       REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(a0[i], b0[i])));
@@ -62,7 +77,7 @@ void check_max_variant(std::mt19937_64& rng) {
     const auto b = test::random_vector<Tr>(rng, n + 1);
     auto out = with_guards<Tr>(n, rng);
     const auto before = out;
-    max_kernel<Tr, kA, kB>(n, a.data(), b.data(), out.data() + kGuard);
+    max2<Tr>(n, a.data(), kA, b.data(), kB, out.data() + kGuard);
     for (size_t i = 0; i < n; ++i) {
       const T want = test::ref_max<Tr>(kA ? a[0] : a[i], kB ? b[0] : b[i]);
       INFO("n=" << n << " i=" << i << " a_scalar=" << kA << " b_scalar=" << kB);
@@ -107,11 +122,11 @@ TEST_CASE_TEMPLATE("max kernel: every pair of special values, both orders, in ev
     // Rotating the start puts each pair in every lane position.
     for (size_t shift = 0; shift < 16; ++shift) {
       // where: 0 a separate output, 1 over a, 2 over b (in place: the fast
-      // chain then starts with the overwritten operand; see FastMax)
+      // chain then starts with the overwritten operand; see CheckedMax)
       for (int where = 0; where < 3; ++where) {
         std::vector<T> x(a.begin() + shift, a.end()), y(b.begin() + shift, b.end()), sep(x.size());
         T* out = where == 0 ? sep.data() : where == 1 ? x.data() : y.data();
-        max_kernel<Tr, false, false>(x.size(), x.data(), y.data(), out);
+        vmax<Tr>(x.size(), x.data(), y.data(), out);
         for (size_t i = 0; i < x.size(); ++i) {
           INFO("with_nan=" << with_nan << " where=" << where << " i=" << i + shift);
           REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(a[i + shift], b[i + shift])));
@@ -120,7 +135,7 @@ TEST_CASE_TEMPLATE("max kernel: every pair of special values, both orders, in ev
     }
     for (T y : sp) {  // a repeated second operand, through the vector loops
       std::vector<T> out(a.size());
-      max_kernel<Tr, false, true>(a.size(), a.data(), &y, out.data());
+      vmaxc<Tr>(a.size(), a.data(), &y, out.data());
       for (size_t i = 0; i < a.size(); ++i) REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(a[i], y)));
     }
   }
@@ -132,9 +147,9 @@ TEST_CASE_TEMPLATE("max kernel: in place on either operand", Tr, ONNX_OPS_ALL_TR
     auto a = test::random_vector<Tr>(rng, n);
     auto b = test::random_vector<Tr>(rng, n);
     const auto a0 = a, b0 = b;
-    max_kernel<Tr, false, false>(n, a.data(), b.data(), a.data());
+    vmax<Tr>(n, a.data(), b.data(), a.data());
     for (size_t i = 0; i < n; ++i) REQUIRE(test::same_bits(a[i], test::ref_max<Tr>(a0[i], b0[i])));
-    max_kernel<Tr, false, false>(n, a0.data(), b.data(), b.data());
+    vmax<Tr>(n, a0.data(), b.data(), b.data());
     for (size_t i = 0; i < n; ++i) REQUIRE(test::same_bits(b[i], test::ref_max<Tr>(a0[i], b0[i])));
   }
 }
@@ -146,7 +161,7 @@ TEST_CASE_TEMPLATE("max and max3 kernels: long runs, one special per run, in pla
   using T = typename Tr::T;
   std::mt19937_64 rng(99);
   const auto sp = test::specials<Tr>();
-  const size_t chunk = kFastMaxChunkBytes / sizeof(T);
+  const size_t chunk = kCheckedChunkBytes / sizeof(T);
   for (size_t n : {3 * chunk + 13, 2 * chunk, chunk - 1}) {
     for (int trial = 0; trial < 12; ++trial) {
       std::vector<T> a0(n), b0(n), c0(n);
@@ -168,11 +183,11 @@ TEST_CASE_TEMPLATE("max kernels: specials scattered over a long run (chunks redo
   // Special-free values between the specials, so that the fast path's chunks
   // pass: a special every 97 elements (256-byte chunks, most redone), every
   // third of a chunk, every two chunks (1 KiB chunks between), and every
-  // kFastMaxCalmBytes and a chunk (back to 4 KiB chunks between).
+  // kCheckedCalmBytes and a chunk (back to 4 KiB chunks between).
   using T = typename Tr::T;
   std::mt19937_64 rng(7);
   const auto sp = test::specials<Tr>();
-  const size_t chunk = kFastMaxChunkBytes / sizeof(T), calm = kFastMaxCalmBytes / sizeof(T);
+  const size_t chunk = kCheckedChunkBytes / sizeof(T), calm = kCheckedCalmBytes / sizeof(T);
   const size_t n = 2 * calm + 6 * chunk + 77;
   for (size_t every : {size_t(97), chunk / 3, 2 * chunk + 5, calm + chunk + 5}) {
     std::vector<T> a0(n), b0(n), c0(n);
@@ -195,15 +210,15 @@ TEST_CASE("max kernel: float16 and bfloat16, every bit pattern against every spe
     std::vector<uint16_t> all(65536), out(65536);
     for (size_t i = 0; i < all.size(); ++i) all[i] = uint16_t(i);
     for (uint16_t s : sp) {
-      max_kernel<Tr, false, true>(all.size(), all.data(), &s, out.data());
+      vmaxc<Tr>(all.size(), all.data(), &s, out.data());
       for (size_t i = 0; i < all.size(); ++i) REQUIRE(out[i] == test::ref_max<Tr>(all[i], s));
-      max_kernel<Tr, true, false>(all.size(), &s, all.data(), out.data());
+      max2<Tr>(all.size(), &s, true, all.data(), false, out.data());
       for (size_t i = 0; i < all.size(); ++i) REQUIRE(out[i] == test::ref_max<Tr>(s, all[i]));
       // the same through the two-stream fast path
       const std::vector<uint16_t> ss(all.size(), s);
-      max_kernel<Tr, false, false>(all.size(), all.data(), ss.data(), out.data());
+      vmax<Tr>(all.size(), all.data(), ss.data(), out.data());
       for (size_t i = 0; i < all.size(); ++i) REQUIRE(out[i] == test::ref_max<Tr>(all[i], s));
-      max_kernel<Tr, false, false>(all.size(), ss.data(), all.data(), out.data());
+      vmax<Tr>(all.size(), ss.data(), all.data(), out.data());
       for (size_t i = 0; i < all.size(); ++i) REQUIRE(out[i] == test::ref_max<Tr>(s, all[i]));
     }
   };
@@ -221,7 +236,7 @@ TEST_CASE_TEMPLATE("max3 kernel: every length, with guards, against max(max(a, b
       const auto c = test::random_vector<Tr>(rng, n);
       auto out = with_guards<Tr>(n, rng);
       const auto before = out;
-      max3_kernel<Tr>(n, a.data(), b.data(), c.data(), out.data() + kGuard);
+      vmax3<Tr>(n, a.data(), b.data(), c.data(), out.data() + kGuard);
       for (size_t i = 0; i < n; ++i) {
         const T want = test::ref_max<Tr>(test::ref_max<Tr>(a[i], b[i]), c[i]);
         INFO("n=" << n << " i=" << i);
@@ -253,7 +268,7 @@ TEST_CASE_TEMPLATE("max3 kernel: every triple of special values, in every lane",
         std::vector<T> x(a.begin() + shift, a.end()), y(b.begin() + shift, b.end()), z(c.begin() + shift, c.end()),
             sep(x.size());
         T* out = where == 0 ? sep.data() : where == 1 ? x.data() : where == 2 ? y.data() : z.data();
-        max3_kernel<Tr>(x.size(), x.data(), y.data(), z.data(), out);
+        vmax3<Tr>(x.size(), x.data(), y.data(), z.data(), out);
         for (size_t i = 0; i < x.size(); ++i) {
           const size_t j = i + shift;
           INFO("with_nan=" << with_nan << " where=" << where << " j=" << j);
@@ -273,7 +288,7 @@ TEST_CASE_TEMPLATE("max3 kernel: in place on any operand", Tr, ONNX_OPS_ALL_TRAI
     for (int which = 0; which < 3; ++which) {
       auto a = a0, b = b0, c = c0;
       auto* out = which == 0 ? a.data() : which == 1 ? b.data() : c.data();
-      max3_kernel<Tr>(n, a.data(), b.data(), c.data(), out);
+      vmax3<Tr>(n, a.data(), b.data(), c.data(), out);
       for (size_t i = 0; i < n; ++i)
         REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(test::ref_max<Tr>(a0[i], b0[i]), c0[i])));
     }
@@ -288,11 +303,11 @@ TEST_CASE_TEMPLATE("relu kernel: every length, specials, in place", Tr, ONNX_OPS
       const auto x = test::random_vector<Tr>(rng, n);
       auto out = with_guards<Tr>(n, rng);
       const auto before = out;
-      relu_kernel<Tr>(n, x.data(), out.data() + kGuard);
+      vrelu<Tr>(n, x.data(), out.data() + kGuard);
       for (size_t i = 0; i < n; ++i) REQUIRE(test::same_bits(out[kGuard + i], test::ref_relu<Tr>(x[i])));
       require_guards_kept(out, before, n);
       auto inplace = x;
-      relu_kernel<Tr>(n, inplace.data(), inplace.data());
+      vrelu<Tr>(n, inplace.data(), inplace.data());
       for (size_t i = 0; i < n; ++i) REQUIRE(test::same_bits(inplace[i], test::ref_relu<Tr>(x[i])));
     }
   }
@@ -302,28 +317,28 @@ TEST_CASE_TEMPLATE("relu kernel: every length, specials, in place", Tr, ONNX_OPS
     for (size_t k = 0; k < shift; ++k) in.push_back(T(1));
     in.insert(in.end(), sp.begin(), sp.end());
     std::vector<T> out(in.size());
-    relu_kernel<Tr>(in.size(), in.data(), out.data());
+    vrelu<Tr>(in.size(), in.data(), out.data());
     for (size_t i = 0; i < in.size(); ++i) REQUIRE(test::same_bits(out[i], test::ref_relu<Tr>(in[i])));
   }
 }
 
-TEST_CASE_TEMPLATE("relu kernel: runs of kStreamBytes and more (the loop for data beyond L2), in place too", Tr,
+TEST_CASE_TEMPLATE("relu kernel: runs of kStreamReluBytes and more (the loop for data beyond L2), in place too", Tr,
                    ONNX_OPS_SIGNED_TRAITS) {
   using T = typename Tr::T;
   std::mt19937_64 rng(5);
-  const size_t at = kStreamBytes / sizeof(T);
+  const size_t at = kStreamReluBytes / sizeof(T);
   for (size_t n : {at - 1, at, at + 37}) {
     const auto x = test::random_vector<Tr>(rng, n);  // a quarter specials
     auto out = with_guards<Tr>(n, rng);
     const auto before = out;
-    relu_kernel<Tr>(n, x.data(), out.data() + kGuard);
+    vrelu<Tr>(n, x.data(), out.data() + kGuard);
     for (size_t i = 0; i < n; ++i) {
       INFO("n=" << n << " i=" << i);
       REQUIRE(test::same_bits(out[kGuard + i], test::ref_relu<Tr>(x[i])));
     }
     require_guards_kept(out, before, n);
     auto inplace = x;
-    relu_kernel<Tr>(n, inplace.data(), inplace.data());
+    vrelu<Tr>(n, inplace.data(), inplace.data());
     for (size_t i = 0; i < n; ++i) REQUIRE(test::same_bits(inplace[i], test::ref_relu<Tr>(x[i])));
   }
 }
@@ -333,18 +348,18 @@ TEST_CASE("relu kernel: float16 and bfloat16, every bit pattern") {
     using Tr = decltype(traits);
     std::vector<uint16_t> all(65536), out(65536);
     for (size_t i = 0; i < all.size(); ++i) all[i] = uint16_t(i);
-    relu_kernel<Tr>(all.size(), all.data(), out.data());
+    vrelu<Tr>(all.size(), all.data(), out.data());
     for (size_t i = 0; i < all.size(); ++i) REQUIRE(out[i] == test::ref_relu<Tr>(all[i]));
   };
   run(Float16Traits{});
   run(Bfloat16Traits{});
 }
 
-TEST_CASE_TEMPLATE("max rows kernel: every row length and count, with guards, against the reference", Tr,
+TEST_CASE_TEMPLATE("vmax_rows: every row length and count, with guards, against the reference", Tr,
                    ONNX_OPS_ALL_TRAITS) {
-  // max_rows_kernel over each dtype's exact vmax (any data), and, for float32
-  // and float64, with pmax (IeeeCleanBTraits) against rows that hold no NaN
-  // and no +0, as ops.cpp runs it: each row restarts the reused row.
+  // vmax_rows over each dtype's exact vmax (any data), and, for float32 and
+  // float64, with pmax (PmaxClean) against rows that hold no NaN and no +0,
+  // as ops/max.cpp runs it: each row restarts the reused row.
   using T = typename Tr::T;
   std::mt19937_64 rng(7);
   auto check = [&](auto traits, bool clean_rows) {
@@ -358,7 +373,7 @@ TEST_CASE_TEMPLATE("max rows kernel: every row length and count, with guards, ag
             while (Tr::isnan1(v) || test::same_bits(v, T{})) v = test::random_vector<Tr>(rng, 1)[0];
         auto out = with_guards<Tr>(rows * len, rng);
         const auto before = out;
-        max_rows_kernel<K>(rows, len, x.data(), row.data(), out.data() + kGuard);
+        vmax_rows<K>(Rows{rows, len, len, 0}, x.data(), row.data(), out.data() + kGuard);
         for (size_t i = 0; i < rows * len; ++i) {
           INFO("len=" << len << " rows=" << rows << " i=" << i);
           REQUIRE(test::same_bits(out[kGuard + i], test::ref_max<Tr>(x[i], row[i % len])));
@@ -368,16 +383,57 @@ TEST_CASE_TEMPLATE("max rows kernel: every row length and count, with guards, ag
     }
   };
   check(Tr{}, false);
-  if constexpr (std::is_same_v<Tr, Float32Traits>) check(IeeeCleanBTraits<float, uint32_t>{}, true);
-  if constexpr (std::is_same_v<Tr, Float64Traits>) check(IeeeCleanBTraits<double, uint64_t>{}, true);
+  if constexpr (Tr::kFormat == Format::Ieee) check(PmaxClean<Tr>{}, true);
+}
+
+TEST_CASE_TEMPLATE("vmaxc_rows: every row length and count, row steps, with guards, against the reference", Tr,
+                   ONNX_OPS_ALL_TRAITS) {
+  // vmaxc_rows over each dtype's exact vmax (any data), and, for float32 and
+  // float64, with pmax (PmaxClean) against clean values: rows of x that follow
+  // each other or one reused row (x_step 0), a value per row or one for all
+  // (y_step 0); in place too, where the last part vector overlaps.
+  using T = typename Tr::T;
+  std::mt19937_64 rng(8);
+  auto check = [&](auto traits, bool clean_values) {
+    using K = decltype(traits);
+    for (size_t len = 0; len <= 67; ++len) {
+      for (size_t rows = 1; rows <= 3; ++rows) {
+        for (size_t x_step : {len, size_t(0)}) {
+          for (size_t v_step : {size_t(1), size_t(0)}) {
+            const auto x = test::random_vector<Tr>(rng, rows * len);
+            auto v = test::random_vector<Tr>(rng, rows);
+            if (clean_values)
+              for (T& e : v)
+                while (Tr::isnan1(e) || test::same_bits(e, T{})) e = test::random_vector<Tr>(rng, 1)[0];
+            auto out = with_guards<Tr>(rows * len, rng);
+            const auto before = out;
+            vmaxc_rows<K>(Rows{rows, len, x_step, v_step}, x.data(), v.data(), out.data() + kGuard);
+            for (size_t i = 0; i < rows * len; ++i) {
+              const size_t r = i / len, j = i % len;
+              INFO("len=" << len << " rows=" << rows << " x_step=" << x_step << " v_step=" << v_step << " i=" << i);
+              REQUIRE(test::same_bits(out[kGuard + i], test::ref_max<Tr>(x[r * x_step + j], v[r * v_step])));
+            }
+            require_guards_kept(out, before, rows * len);
+            if (x_step == 0) continue;
+            auto inplace = x;
+            vmaxc_rows<K>(Rows{rows, len, x_step, v_step}, inplace.data(), v.data(), inplace.data());
+            for (size_t i = 0; i < rows * len; ++i)
+              REQUIRE(test::same_bits(inplace[i], test::ref_max<Tr>(x[i], v[(i / len) * v_step])));
+          }
+        }
+      }
+    }
+  };
+  check(Tr{}, false);
+  if constexpr (Tr::kFormat == Format::Ieee) check(PmaxClean<Tr>{}, true);
 }
 
 TEST_CASE_TEMPLATE("clean-row scan: one special at every position of every length", F, float, double) {
-  // IeeeCleanBTraits::clean_all decides whether pmax alone is exact against a
+  // PmaxClean::clean_all decides whether pmax alone is exact against a
   // reused row: no NaN, no +0. (Its vector part also answers "not clean" for a
   // row holding both infinities, whose sum is NaN; that only costs speed.)
-  using Clean = IeeeCleanBTraits<F, std::conditional_t<sizeof(F) == 4, uint32_t, uint64_t>>;
   using Tr = std::conditional_t<sizeof(F) == 4, Float32Traits, Float64Traits>;
+  using Clean = PmaxClean<Tr>;
   const std::vector<F> sp = test::specials<Tr>();
   for (size_t n = 1; n <= 70; ++n) {
     for (size_t p = 0; p < n; ++p) {
@@ -397,13 +453,13 @@ TEST_CASE("documented choices: first NaN wins with its payload, +0 beats -0, rel
   const float p1 = test::bit_cast<float>(test::bit_cast<uint32_t>(qnan) | 1u);
   const float p2 = test::bit_cast<float>(test::bit_cast<uint32_t>(qnan) | 2u | 0x80000000u);
   float a[4] = {p1, 1.0f, -0.0f, 0.0f}, b[4] = {p2, p2, 0.0f, -0.0f}, out[4];
-  max_kernel<Float32Traits, false, false>(4, a, b, out);
+  vmax<Float32Traits>(4, a, b, out);
   CHECK(test::bit_cast<uint32_t>(out[0]) == test::bit_cast<uint32_t>(p1));
   CHECK(test::bit_cast<uint32_t>(out[1]) == test::bit_cast<uint32_t>(p2));
   CHECK(test::bit_cast<uint32_t>(out[2]) == 0u);
   CHECK(test::bit_cast<uint32_t>(out[3]) == 0u);
   float x[4] = {-0.0f, p2, -1.0f, 2.0f}, y[4];
-  relu_kernel<Float32Traits>(4, x, y);
+  vrelu<Float32Traits>(4, x, y);
   CHECK(test::bit_cast<uint32_t>(y[0]) == 0u);
   CHECK(test::bit_cast<uint32_t>(y[1]) == test::bit_cast<uint32_t>(p2));
   CHECK(y[2] == 0.0f);
@@ -412,7 +468,7 @@ TEST_CASE("documented choices: first NaN wins with its payload, +0 beats -0, rel
 
 TEST_CASE("copy and fill kernels: every length, element size and alignment, with guards") {
   // Max of one input (a copy, or a fill from a repeated value) and runs whose
-  // result is one value; vector loops, not libc calls (kernels.h).
+  // result is one value; vector loops, not libc calls (kernels/kernel.h).
   std::mt19937_64 rng(5);
   for (size_t size : {size_t(1), size_t(2), size_t(4), size_t(8)}) {
     for (size_t n = 0; n <= 67; ++n) {

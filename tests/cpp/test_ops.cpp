@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "ops.h"
+#include "calls.h"
 #include "support.h"
 
 using namespace onnx_ops;
@@ -93,7 +93,7 @@ void check_random_max(std::mt19937_64& rng, bool in_place) {
   const auto want = naive_max<Tr>(shapes, data, out_dims);
   std::vector<T> out(want.size());
   T* dst = in_place ? data[size_t(alias)].data() : out.data();
-  const Status st = max_forward(int32_t(test::dtype_of<Tr>()), n, ptrs.data(), views.data(), dst,
+  const Status st = test::call_max(int32_t(test::dtype_of<Tr>()), n, ptrs.data(), views.data(), dst,
                                 Shape{out_dims.data(), int(out_dims.size())});
   REQUIRE(st == Status::Ok);
   for (size_t i = 0; i < want.size(); ++i) {
@@ -103,7 +103,7 @@ void check_random_max(std::mt19937_64& rng, bool in_place) {
 }
 
 // Max of x ([n]) with one repeated value v ([]), v second and then first,
-// through max_forward, against the reference bit for bit.
+// through onnx_ops::max, against the reference bit for bit.
 template <class Tr>
 void check_max_with_value(const std::vector<typename Tr::T>& x, typename Tr::T v) {
   using T = typename Tr::T;
@@ -114,7 +114,7 @@ void check_max_with_value(const std::vector<typename Tr::T>& x, typename Tr::T v
                            value_first ? static_cast<const void*>(x.data()) : &v};
     const Shape views[2] = {value_first ? Shape{scalar_dims.data(), 0} : Shape{n_dims.data(), 1},
                             value_first ? Shape{n_dims.data(), 1} : Shape{scalar_dims.data(), 0}};
-    REQUIRE(max_forward(int32_t(test::dtype_of<Tr>()), 2, ptrs, views, out.data(), Shape{n_dims.data(), 1}) ==
+    REQUIRE(test::call_max(int32_t(test::dtype_of<Tr>()), 2, ptrs, views, out.data(), Shape{n_dims.data(), 1}) ==
             Status::Ok);
     for (size_t i = 0; i < x.size(); ++i) {
       const T want = value_first ? test::ref_max<Tr>(v, x[i]) : test::ref_max<Tr>(x[i], v);
@@ -146,7 +146,7 @@ TEST_CASE("Max of many same-shape inputs folds left to right across tiles") {
   const Dims dims{len};
   std::vector<Shape> shapes(size_t(n), Shape{dims.data(), 1});
   std::vector<float> out(static_cast<size_t>(len));
-  REQUIRE(max_forward(int32_t(DType::Float32), n, ptrs.data(), shapes.data(), out.data(), shapes[0]) == Status::Ok);
+  REQUIRE(test::call_max(int32_t(DType::Float32), n, ptrs.data(), shapes.data(), out.data(), shapes[0]) == Status::Ok);
   std::vector<float> x(static_cast<size_t>(len));
   for (int64_t k = 0; k < len; ++k) {
     float acc = data[0][size_t(k)];
@@ -188,7 +188,7 @@ TEST_CASE_TEMPLATE("Max with a reused row or a repeated value: the pmax shortcut
       std::vector<Shape> views{Shape{shapes[0].data(), int(shapes[0].size())}, Shape{shapes[1].data(), int(shapes[1].size())}};
       const void* ptrs[2] = {data[0].data(), data[1].data()};
       std::vector<T> out(size_t(R * C));
-      REQUIRE(max_forward(int32_t(test::dtype_of<Tr>()), 2, ptrs, views.data(), out.data(), Shape{full_dims.data(), 2}) ==
+      REQUIRE(test::call_max(int32_t(test::dtype_of<Tr>()), 2, ptrs, views.data(), out.data(), Shape{full_dims.data(), 2}) ==
               Status::Ok);
       const auto want = naive_max<Tr>(shapes, data, full_dims);
       for (size_t i = 0; i < want.size(); ++i) {
@@ -202,7 +202,7 @@ TEST_CASE_TEMPLATE("Max with a reused row or a repeated value: the pmax shortcut
 
 TEST_CASE("Max of float16/bfloat16 with a repeated value: every bit pattern against every special, both orders") {
   // [65536] with [] (and [] with [65536]): a non-NaN value takes the
-  // seven-instruction select (Half16NonNanBTraits), +0 the Relu kernel, a NaN
+  // seven-instruction select (Half16MaxNonNan), +0 the Relu kernel, a NaN
   // the scalar loop; every x, NaNs of either sign and every payload included.
   auto run = [](auto traits) {
     using Tr = decltype(traits);
@@ -222,10 +222,10 @@ TEST_CASE("Max errors: no inputs, unknown dtype, incompatible shapes, wrong outp
   float x[6] = {}, y[4] = {}, out[6];
   const void* ptrs[] = {x, y};
   const Shape shapes[] = {Shape{a.data(), 2}, Shape{b.data(), 1}};
-  CHECK(max_forward(int32_t(DType::Float32), 0, ptrs, shapes, out, Shape{o.data(), 2}) == Status::BadArity);
-  CHECK(max_forward(99, 1, ptrs, shapes, out, Shape{o.data(), 2}) == Status::BadDtype);
-  CHECK(max_forward(int32_t(DType::Float32), 2, ptrs, shapes, out, Shape{o.data(), 2}) == Status::Incompatible);
-  CHECK(max_forward(int32_t(DType::Float32), 1, ptrs, shapes, out, Shape{b.data(), 1}) == Status::OutShapeMismatch);
+  CHECK(test::call_max(int32_t(DType::Float32), 0, ptrs, shapes, out, Shape{o.data(), 2}) == Status::BadArity);
+  CHECK(test::call_max(99, 1, ptrs, shapes, out, Shape{o.data(), 2}) == Status::BadDtype);
+  CHECK(test::call_max(int32_t(DType::Float32), 2, ptrs, shapes, out, Shape{o.data(), 2}) == Status::Incompatible);
+  CHECK(test::call_max(int32_t(DType::Float32), 1, ptrs, shapes, out, Shape{b.data(), 1}) == Status::OutShapeMismatch);
 }
 
 TEST_CASE_TEMPLATE("Relu over whole tensors, in place too", Tr, ONNX_OPS_SIGNED_TRAITS) {
@@ -233,9 +233,9 @@ TEST_CASE_TEMPLATE("Relu over whole tensors, in place too", Tr, ONNX_OPS_SIGNED_
   for (size_t n : {size_t(0), size_t(1), size_t(100), size_t(5000)}) {
     auto x = test::random_vector<Tr>(rng, n);
     std::vector<typename Tr::T> out(n);
-    REQUIRE(relu_forward(int32_t(test::dtype_of<Tr>()), x.data(), out.data(), n) == Status::Ok);
+    REQUIRE(test::call_relu(int32_t(test::dtype_of<Tr>()), x.data(), out.data(), n) == Status::Ok);
     for (size_t i = 0; i < n; ++i) REQUIRE(test::same_bits(out[i], test::ref_relu<Tr>(x[i])));
-    REQUIRE(relu_forward(int32_t(test::dtype_of<Tr>()), x.data(), x.data(), n) == Status::Ok);
+    REQUIRE(test::call_relu(int32_t(test::dtype_of<Tr>()), x.data(), x.data(), n) == Status::Ok);
     for (size_t i = 0; i < n; ++i) CHECK(test::same_bits(x[i], out[i]));
   }
 }
@@ -243,9 +243,9 @@ TEST_CASE_TEMPLATE("Relu over whole tensors, in place too", Tr, ONNX_OPS_SIGNED_
 TEST_CASE("Relu has no unsigned kernels") {
   for (DType d : {DType::Uint8, DType::Uint16, DType::Uint32, DType::Uint64}) {
     uint64_t x = 0;
-    CHECK(relu_forward(int32_t(d), &x, &x, 1) == Status::BadDtype);
+    CHECK(test::call_relu(int32_t(d), &x, &x, 1) == Status::BadDtype);
   }
-  CHECK(relu_forward(0, nullptr, nullptr, 0) == Status::BadDtype);
+  CHECK(test::call_relu(0, nullptr, nullptr, 0) == Status::BadDtype);
 }
 
 TEST_CASE_TEMPLATE("Max flat path: same-layout inputs and single values, any count", Tr, ONNX_OPS_ALL_TRAITS) {
@@ -257,13 +257,14 @@ TEST_CASE_TEMPLATE("Max flat path: same-layout inputs and single values, any cou
     std::vector<std::vector<T>> data;
     std::vector<unsigned char> scalar;
     std::vector<const void*> ptrs;
+    const int full = int(rng() % unsigned(n));  // one input at least has the output's shape
     for (int i = 0; i < n; ++i) {
-      scalar.push_back(rng() % 3 == 0);
+      scalar.push_back(i != full && rng() % 3 == 0);
       data.push_back(test::random_vector<Tr>(rng, scalar.back() ? 1 : count));
     }
     for (auto& d : data) ptrs.push_back(d.data());
     std::vector<T> out(count);
-    REQUIRE(max_forward_flat(int32_t(test::dtype_of<Tr>()), n, ptrs.data(), scalar.data(), out.data(), count) ==
+    REQUIRE(test::call_max_flat(int32_t(test::dtype_of<Tr>()), n, ptrs.data(), scalar.data(), out.data(), count) ==
             Status::Ok);
     for (size_t k = 0; k < count; ++k) {
       T acc = data[0][scalar[0] ? 0 : k];
@@ -275,7 +276,7 @@ TEST_CASE_TEMPLATE("Max flat path: same-layout inputs and single values, any cou
 
 TEST_CASE_TEMPLATE("Max with short rows: a reused row or single values over many rows, grouped, in place too", Tr,
                    ONNX_OPS_ALL_TRAITS) {
-  // Inner runs of a few elements are regrouped (ops.cpp, max_exec_grouped):
+  // Inner runs of a few elements are regrouped (ops/max.cpp, run_groups):
   // every row length around the grouping limit, row counts across groups,
   // each input order, a third input (laid out as the output, or one value),
   // and the result over the full input.
@@ -305,7 +306,7 @@ TEST_CASE_TEMPLATE("Max with short rows: a reused row or single values over many
           std::vector<T> sep(want.size());
           T* dst = in_place ? copy.data() : sep.data();
           if (in_place) ptrs[size_t(full)] = copy.data();
-          REQUIRE(max_forward(int32_t(test::dtype_of<Tr>()), n, ptrs.data(), views.data(), dst,
+          REQUIRE(test::call_max(int32_t(test::dtype_of<Tr>()), n, ptrs.data(), views.data(), dst,
                               Shape{out_dims.data(), 2}) == Status::Ok);
           ptrs[size_t(full)] = data[size_t(full)].data();
           for (size_t i = 0; i < want.size(); ++i) {
@@ -322,8 +323,8 @@ TEST_CASE_TEMPLATE("Max with a value or a row per output row: gathered group by 
                    ONNX_OPS_ALL_TRAITS) {
   // Inputs that are neither laid out as the output nor one row reused by all
   // ([R, 1] against [R, C]; [A, 1, C] or [1, B, 1] against [A, B, C]) have
-  // their part of each group of rows gathered into a tile (ops.cpp,
-  // max_exec_grouped): rows from one element to just past the 512-byte limit,
+  // their part of each group of rows gathered into a tile (ops/max.cpp,
+  // run_groups): rows from one element to just past the 512-byte limit,
   // B across groups and not dividing them (the odometer carries into A inside
   // a group), two to nine inputs, each gathered kind first or not, and the
   // result over the full input.
@@ -332,7 +333,7 @@ TEST_CASE_TEMPLATE("Max with a value or a row per output row: gathered group by 
   std::mt19937_64 rng(23);
   // Row lengths: 1 element, short ones, each side of 16, 32 and 64 bytes (rows
   // up to 16 bytes take one store, four rows an iteration; longer ones are
-  // widened from their first 16 bytes: ops.cpp, store_heads and widen_rows),
+  // widened from their first 16 bytes: ops/gather.cpp, store_heads and widen_rows),
   // and each side of the 512-byte limit.
   for (int64_t c : {int64_t(1), int64_t(2), int64_t(3), int64_t(5), 16 / es, 16 / es + 1, 32 / es, 32 / es + 1,
                     64 / es, 64 / es + 1, 512 / es, 512 / es + 1}) {
@@ -377,7 +378,7 @@ TEST_CASE_TEMPLATE("Max with a value or a row per output row: gathered group by 
             std::vector<T> sep(want.size());
             T* dst = in_place ? copy.data() : sep.data();
             if (in_place) ptrs[size_t(full)] = copy.data();
-            REQUIRE(max_forward(int32_t(test::dtype_of<Tr>()), n, ptrs.data(), views.data(), dst,
+            REQUIRE(test::call_max(int32_t(test::dtype_of<Tr>()), n, ptrs.data(), views.data(), dst,
                                 Shape{out_dims.data(), 3}) == Status::Ok);
             if (in_place) ptrs[size_t(full)] = data[size_t(full)].data();
             size_t i = 0;
@@ -395,7 +396,7 @@ TEST_CASE_TEMPLATE("Max with a value or a row per output row: gathered group by 
 TEST_CASE_TEMPLATE("Max of two with a clean row or a clean value per row: the pmax shortcuts, and their fallbacks", Tr,
                    ONNX_OPS_ALL_TRAITS) {
   // For float32/float64, when the broadcast operand holds no NaN and no +0,
-  // pmax alone is exact (ops.cpp, max2_clean): [R, C] with a reused row
+  // pmax alone is exact (ops/max.cpp, run_pmax): [R, C] with a reused row
   // [C] (rows up to 1 KiB against a tile of the row repeated, in blocks,
   // and the last rows one by one), a value per row of 17 to 32 bytes (two
   // stores a row) or of at least 64 bytes ([A, B, C] with [A, B, 1],
@@ -462,7 +463,7 @@ TEST_CASE_TEMPLATE("Max of two with a clean row or a clean value per row: the pm
             T* dst = in_place ? copy.data() : sep.data();
             const void* ptrs[2] = {in_place && full == 0 ? copy.data() : data[0].data(),
                                    in_place && full == 1 ? copy.data() : data[1].data()};
-            REQUIRE(max_forward(int32_t(test::dtype_of<Tr>()), 2, ptrs, views.data(), dst, Shape{out_dims.data(), 3}) ==
+            REQUIRE(test::call_max(int32_t(test::dtype_of<Tr>()), 2, ptrs, views.data(), dst, Shape{out_dims.data(), 3}) ==
                     Status::Ok);
             size_t i = 0;
             while (i < want.size() && test::same_bits(dst[i], want[i])) ++i;

@@ -10,8 +10,8 @@
 #include <cstring>
 #include <vector>
 
-#include "broadcast.h"
-#include "dtype.h"
+#include "plan/broadcast.h"
+#include "dtypes/dtype.h"
 
 namespace fuzz {
 

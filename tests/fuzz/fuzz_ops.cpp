@@ -1,6 +1,6 @@
-// libFuzzer harness: max_forward / max_forward_planned / max_forward_flat /
-// relu_forward against a naive broadcasting reference (tests/cpp/support.h's
-// ref_max / ref_relu),
+// libFuzzer harness: onnx_ops::max and onnx_ops::relu (their flat and
+// planned paths, and plan_broadcast) against a naive broadcasting reference
+// (tests/cpp/support.h's ref_max / ref_relu),
 // bit for bit, every dtype, 1..6 inputs, in place, wrong output shapes, bad
 // dtypes, and wild shapes (negative, huge) that must be rejected or, when
 // empty, accepted without touching memory. Buffers are exact-size vectors so
@@ -26,8 +26,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "calls.h"
 #include "fuzz_common.h"
-#include "ops.h"
 #include "support.h"
 
 using namespace onnx_ops;
@@ -199,16 +199,16 @@ void run_typed(const Case& c, const std::vector<Shape>& views, const Dims& out_d
   // Out of place, into an exact-size buffer.
   {
     std::vector<T> out(static_cast<size_t>(total));
-    const Status st = max_forward(c.dtype, n, ptrs.data(), views.data(), out.data(), out_shape);
-    FUZZ_CHECK(st == Status::Ok, "max_forward: %s", fuzz::status_name(st));
-    check_same(out.data(), want.data(), want.size(), "max_forward", c);
+    const Status st = test::call_max(c.dtype, n, ptrs.data(), views.data(), out.data(), out_shape);
+    FUZZ_CHECK(st == Status::Ok, "max: %s", fuzz::status_name(st));
+    check_same(out.data(), want.data(), want.size(), "max", c);
     for (int i = 0; i < n; ++i)
       FUZZ_CHECK(data[size_t(i)].empty() || std::memcmp(data[size_t(i)].data(), original[size_t(i)].data(),
                                                         data[size_t(i)].size() * sizeof(T)) == 0,
-                 "max_forward modified input %d", i);
+                 "max modified input %d", i);
   }
 
-  // A reused plan gives the same result.
+  // The planner agrees on the output, and a second call gives the same result.
   {
     BroadcastPlan plan;
     const Status ps = plan_broadcast(n, views.data(), out_shape, &plan);
@@ -216,13 +216,13 @@ void run_typed(const Case& c, const std::vector<Shape>& views, const Dims& out_d
     FUZZ_CHECK(plan.total == total, "plan.total %lld vs %lld", (long long)plan.total, (long long)total);
     for (int rep = 0; rep < 2; ++rep) {
       std::vector<T> out(static_cast<size_t>(total));
-      const Status st = max_forward_planned(c.dtype, plan, ptrs.data(), out.data());
-      FUZZ_CHECK(st == Status::Ok, "max_forward_planned: %s", fuzz::status_name(st));
-      check_same(out.data(), want.data(), want.size(), "max_forward_planned", c);
+      const Status st = test::call_max(c.dtype, n, ptrs.data(), views.data(), out.data(), out_shape);
+      FUZZ_CHECK(st == Status::Ok, "max again: %s", fuzz::status_name(st));
+      check_same(out.data(), want.data(), want.size(), "max again", c);
     }
   }
 
-  // The planner-free path (max_forward_flat): usable when every input has the
+  // The planner-free path (the flat case of onnx_ops::max): taken when every input has the
   // output's layout (as many elements) or is a single value. Also with the
   // inputs repeated to 17..20 of them (past its 16-entry stack arrays), and
   // in place.
@@ -248,10 +248,10 @@ void run_typed(const Case& c, const std::vector<Shape>& views, const Dims& out_d
         fwant[size_t(k)] = acc;
       }
       std::vector<T> out(static_cast<size_t>(total));
-      const Status st = max_forward_flat(c.dtype, m, fptrs.data(), scalar.data(), out.data(), size_t(total));
-      FUZZ_CHECK(st == Status::Ok, "max_forward_flat (%d inputs): %s", m, fuzz::status_name(st));
-      check_same(out.data(), fwant.data(), fwant.size(), "max_forward_flat", c);
-      if (m == n) check_same(out.data(), want.data(), want.size(), "max_forward_flat vs broadcasting reference", c);
+      const Status st = test::call_max_flat(c.dtype, m, fptrs.data(), scalar.data(), out.data(), size_t(total));
+      FUZZ_CHECK(st == Status::Ok, "max_flat (%d inputs): %s", m, fuzz::status_name(st));
+      check_same(out.data(), fwant.data(), fwant.size(), "max_flat", c);
+      if (m == n) check_same(out.data(), want.data(), want.size(), "max_flat vs broadcasting reference", c);
       // In place over the first full-layout input.
       for (int a = 0; a < n; ++a) {
         if (scalar[size_t(a)] || total == 0) continue;
@@ -259,14 +259,14 @@ void run_typed(const Case& c, const std::vector<Shape>& views, const Dims& out_d
         std::vector<const void*> iptrs = fptrs;
         for (int i = 0; i < m; ++i)
           if (i % n == a) iptrs[size_t(i)] = buf.data();
-        const Status si = max_forward_flat(c.dtype, m, iptrs.data(), scalar.data(), buf.data(), size_t(total));
-        FUZZ_CHECK(si == Status::Ok, "max_forward_flat in place: %s", fuzz::status_name(si));
-        check_same(buf.data(), fwant.data(), fwant.size(), "max_forward_flat in place", c);
+        const Status si = test::call_max_flat(c.dtype, m, iptrs.data(), scalar.data(), buf.data(), size_t(total));
+        FUZZ_CHECK(si == Status::Ok, "max_flat in place: %s", fuzz::status_name(si));
+        check_same(buf.data(), fwant.data(), fwant.size(), "max_flat in place", c);
         break;
       }
     }
     unsigned char sc = 0;
-    FUZZ_CHECK(max_forward_flat(c.dtype, 0, ptrs.data(), &sc, nullptr, 0) == Status::BadArity, "flat n = 0");
+    FUZZ_CHECK(test::call_max_flat(c.dtype, 0, ptrs.data(), &sc, nullptr, 0) == Status::BadArity, "flat n = 0");
   }
 
   // In place: out is an input that has as many elements as the output
@@ -281,17 +281,17 @@ void run_typed(const Case& c, const std::vector<Shape>& views, const Dims& out_d
       std::vector<const void*> wptrs(static_cast<size_t>(n));
       for (int i = 0; i < n; ++i) wptrs[size_t(i)] = work[size_t(i)].data();
       T* dst = work[size_t(alias)].data();
-      const Status st = max_forward(c.dtype, n, wptrs.data(), views.data(), dst, out_shape);
-      FUZZ_CHECK(st == Status::Ok, "max_forward in place: %s", fuzz::status_name(st));
-      check_same(dst, want.data(), want.size(), "max_forward in place", c);
+      const Status st = test::call_max(c.dtype, n, wptrs.data(), views.data(), dst, out_shape);
+      FUZZ_CHECK(st == Status::Ok, "max in place: %s", fuzz::status_name(st));
+      check_same(dst, want.data(), want.size(), "max in place", c);
       // The same input passed several times, all aliased to out.
       if (n >= 2) {
         std::vector<T> buf = original[size_t(alias)];
         std::vector<const void*> same(static_cast<size_t>(n), buf.data());
         std::vector<Shape> same_views(static_cast<size_t>(n), views[size_t(alias)]);
-        const Status st2 = max_forward(c.dtype, n, same.data(), same_views.data(), buf.data(),
+        const Status st2 = test::call_max(c.dtype, n, same.data(), same_views.data(), buf.data(),
                                        Shape{views[size_t(alias)].dims, views[size_t(alias)].rank});
-        FUZZ_CHECK(st2 == Status::Ok, "max_forward all-same in place: %s", fuzz::status_name(st2));
+        FUZZ_CHECK(st2 == Status::Ok, "max all-same in place: %s", fuzz::status_name(st2));
         // max(x, x, ..., x) == x, bit for bit (NaNs keep their bits).
         check_same(buf.data(), original[size_t(alias)].data(), buf.size(), "max(x,...,x) in place", c);
       }
@@ -314,7 +314,7 @@ void run_typed(const Case& c, const std::vector<Shape>& views, const Dims& out_d
     if (differs) {
       const T sentinel = want.empty() ? T{} : want[0];
       std::vector<T> out(size_t(total) + 1, sentinel);
-      const Status st = max_forward(c.dtype, n, ptrs.data(), views.data(), out.data(),
+      const Status st = test::call_max(c.dtype, n, ptrs.data(), views.data(), out.data(),
                                     Shape{bad.data(), int(bad.size())});
       FUZZ_CHECK(st == Status::OutShapeMismatch, "wrong out shape accepted: %s", fuzz::status_name(st));
       for (const T& x : out) FUZZ_CHECK(test::same_bits(x, sentinel), "wrote into out on an error");
@@ -326,18 +326,18 @@ void run_typed(const Case& c, const std::vector<Shape>& views, const Dims& out_d
   for (int i = 0; i < n && i < 3; ++i) {
     const std::vector<T>& x = original[size_t(i)];
     std::vector<T> out(x.size());
-    const Status st = relu_forward(c.dtype, x.data(), out.data(), x.size());
+    const Status st = test::call_relu(c.dtype, x.data(), out.data(), x.size());
     if (!has_relu) {
       FUZZ_CHECK(st == Status::BadDtype, "relu on unsigned dtype %d: %s", c.dtype, fuzz::status_name(st));
       continue;
     }
-    FUZZ_CHECK(st == Status::Ok, "relu_forward: %s", fuzz::status_name(st));
+    FUZZ_CHECK(st == Status::Ok, "relu: %s", fuzz::status_name(st));
     std::vector<T> rwant(x.size());
     for (size_t k = 0; k < x.size(); ++k) rwant[k] = test::ref_relu<Tr>(x[k]);
-    check_same(out.data(), rwant.data(), x.size(), "relu_forward", c);
+    check_same(out.data(), rwant.data(), x.size(), "relu", c);
     std::vector<T> inplace = x;
-    FUZZ_CHECK(relu_forward(c.dtype, inplace.data(), inplace.data(), inplace.size()) == Status::Ok, "relu in place");
-    check_same(inplace.data(), rwant.data(), x.size(), "relu_forward in place", c);
+    FUZZ_CHECK(test::call_relu(c.dtype, inplace.data(), inplace.data(), inplace.size()) == Status::Ok, "relu in place");
+    check_same(inplace.data(), rwant.data(), x.size(), "relu in place", c);
   }
 }
 
@@ -385,31 +385,31 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   unsigned char scratch[1] = {0xA5};
   std::vector<const void*> dummies(static_cast<size_t>(c.n), scratch);
   if (c.bad_dtype) {
-    const Status st = max_forward(c.dtype, c.n, dummies.data(), views.data(), scratch,
+    const Status st = test::call_max(c.dtype, c.n, dummies.data(), views.data(), scratch,
                                   Shape{got.data(), int(got.size())});
-    FUZZ_CHECK(st == Status::BadDtype, "max_forward with dtype %d: %s", c.dtype, fuzz::status_name(st));
-    FUZZ_CHECK(relu_forward(c.dtype, scratch, scratch, 1) == Status::BadDtype, "relu with dtype %d", c.dtype);
+    FUZZ_CHECK(st == Status::BadDtype, "max with dtype %d: %s", c.dtype, fuzz::status_name(st));
+    FUZZ_CHECK(test::call_relu(c.dtype, scratch, scratch, 1) == Status::BadDtype, "relu with dtype %d", c.dtype);
     const unsigned char flags[1] = {1};
-    FUZZ_CHECK(max_forward_flat(c.dtype, 1, dummies.data(), flags, scratch, 1) == Status::BadDtype,
-               "max_forward_flat with dtype %d", c.dtype);
+    FUZZ_CHECK(test::call_max_flat(c.dtype, 1, dummies.data(), flags, scratch, 1) == Status::BadDtype,
+               "max_flat with dtype %d", c.dtype);
     FUZZ_CHECK(scratch[0] == 0xA5, "wrote on a BadDtype error");
     return 0;
   }
-  FUZZ_CHECK(max_forward(c.dtype, 0, dummies.data(), views.data(), scratch, Shape{nullptr, 0}) == Status::BadArity,
+  FUZZ_CHECK(test::call_max(c.dtype, 0, dummies.data(), views.data(), scratch, Shape{nullptr, 0}) == Status::BadArity,
              "n = 0 accepted");
   if (bs != Status::Ok) {
-    const Status st = max_forward(c.dtype, c.n, dummies.data(), views.data(), scratch,
+    const Status st = test::call_max(c.dtype, c.n, dummies.data(), views.data(), scratch,
                                   Shape{ref.out.data(), int(ref.out.size())});
-    FUZZ_CHECK(st == bs, "max_forward: %s, broadcast_shape said %s", fuzz::status_name(st), fuzz::status_name(bs));
+    FUZZ_CHECK(st == bs, "max: %s, broadcast_shape said %s", fuzz::status_name(st), fuzz::status_name(bs));
     FUZZ_CHECK(scratch[0] == 0xA5, "wrote on an error");
     return 0;
   }
   if (ref.total == 0) {
     // Empty output: accepted, and no input or output byte is touched.
     std::vector<const void*> nulls(static_cast<size_t>(c.n), nullptr);
-    const Status st = max_forward(c.dtype, c.n, nulls.data(), views.data(), nullptr,
+    const Status st = test::call_max(c.dtype, c.n, nulls.data(), views.data(), nullptr,
                                   Shape{got.data(), int(got.size())});
-    FUZZ_CHECK(st == Status::Ok, "empty max_forward: %s", fuzz::status_name(st));
+    FUZZ_CHECK(st == Status::Ok, "empty max: %s", fuzz::status_name(st));
   }
   // Allocate only for small, valid shapes.
   if (ref.total > kMaxOutElements) return 0;

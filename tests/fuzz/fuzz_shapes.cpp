@@ -1,8 +1,8 @@
 // libFuzzer harness for the shape side alone: broadcast_shape, element_count,
-// plan_broadcast and max_forward's error paths, over wild shapes (negative
+// plan_broadcast and onnx_ops::max's error paths, over wild shapes (negative
 // dims, INT64_MIN/MAX, 2^31/2^32/2^53 boundaries, ranks up to 1000 and
 // negative, null dims pointers, 0..100 inputs). No tensor data is allocated:
-// max_forward is only called where it must fail or where the output is empty.
+// onnx_ops::max is only called where it must fail or where the output is empty.
 //
 // Every accepted plan is checked against numpy's rule: walking the collapsed
 // plan the way the kernels do (odometer over the outer dims, inner run with
@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "fuzz_common.h"
-#include "ops.h"
+#include "calls.h"
 
 using namespace onnx_ops;
 using fuzz::Dims;
@@ -39,7 +39,7 @@ int64_t decode_dim(fuzz::Reader& r) {
   return int64_t(r.u64());
 }
 
-// Walks the plan as max_exec / max_inner do and compares every input offset
+// Walks the plan as run_plan / fold do and compares every input offset
 // with numpy's index rule.
 void check_plan(const BroadcastPlan& plan, int n, const Shape* inputs, const Dims& out) {
   FUZZ_CHECK(plan.n_inputs == n, "plan.n_inputs %d vs %d", plan.n_inputs, n);
@@ -192,15 +192,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                  "null output dims accepted");
   }
 
-  // max_forward's statuses, over one-byte buffers it must not touch.
+  // onnx_ops::max's statuses, over one-byte buffers it must not touch.
   unsigned char scratch[8] = {0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5};
   std::vector<const void*> ptrs(static_cast<size_t>(n), scratch);
   const int32_t dtype = fuzz::kDtypes[sel % 12];
   const Status want = n < 1 ? Status::BadArity : bs;
   if (want != Status::Ok || ref.total == 0) {
-    const Status st = max_forward(dtype, n, ptrs.data(), shapes.data(), scratch, Shape{out.data(), int(out.size())});
-    FUZZ_CHECK(st == want, "max_forward: %s, expected %s", fuzz::status_name(st), fuzz::status_name(want));
-    for (unsigned char b : scratch) FUZZ_CHECK(b == 0xA5, "max_forward wrote on an error / empty output");
+    const Status st = test::call_max(dtype, n, ptrs.data(), shapes.data(), scratch, Shape{out.data(), int(out.size())});
+    FUZZ_CHECK(st == want, "max: %s, expected %s", fuzz::status_name(st), fuzz::status_name(want));
+    for (unsigned char b : scratch) FUZZ_CHECK(b == 0xA5, "max wrote on an error / empty output");
   }
   return 0;
 }

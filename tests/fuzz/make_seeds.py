@@ -71,7 +71,7 @@ REGRESSIONS_SHAPES = {
     "empty_huge_dims_overflow": bytes([1, 0, 3, 0x00, 0x8F, 0x8F]),
 }
 REGRESSIONS_OPS = {
-    # Same, through max_forward with wild dims: input [0, 2^40, 2^40], float32.
+    # Same, through onnx_ops::max with wild dims: input [0, 2^40, 2^40], float32.
     "empty_huge_dims_overflow": ops_seed(F32, 1, WILD, 0, [3, 0x00, 0xF0, 15, 0xF0, 15]),
 }
 

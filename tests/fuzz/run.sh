@@ -4,7 +4,7 @@
 #   tests/fuzz/run.sh [SECONDS]     SECONDS: total fuzzing time, default 60 (two harnesses at a time)
 #
 # Harnesses (clang, -fsanitize=fuzzer,address,undefined):
-#   fuzz_ops         max_forward / relu_forward vs a naive reference, bit for bit
+#   fuzz_ops         onnx_ops::max / relu vs a naive reference, bit for bit
 #                    (vector kernels through the emulated SIMD layer); 1/2 of the time
 #   fuzz_ops_scalar  the same with -DONNX_OPS_SCALAR (kernels without vector path); 1/4
 #   fuzz_shapes      broadcast_shape / element_count / plan_broadcast on wild shapes; 1/4

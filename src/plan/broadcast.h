@@ -9,10 +9,12 @@
 // which picks the micro-kernel variant.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
-#include "dtype.h"
+#include "../status.h"
 
 namespace onnx_ops {
 
@@ -41,6 +43,27 @@ bool valid_shape(const Shape& shape);
 // Element count of a shape, or -1 when it exceeds kMaxElements.
 int64_t element_count(const Shape& shape);
 
+// Whether two shapes are the same. (Inline, as same_layout: every call runs them.)
+inline bool same_shape(const Shape& a, const Shape& b) {
+  if (a.rank != b.rank) return false;
+  for (int k = 0; k < a.rank; ++k)
+    if (a.dims[k] != b.dims[k]) return false;
+  return true;
+}
+
+// Whether shape s lays its elements out as out does: the same dims once
+// leading 1s are dropped, and no more of them.
+inline bool same_layout(const Shape& s, const Shape& out) {
+  if (s.rank > out.rank) return false;
+  int i = 0, j = 0;
+  while (i < s.rank && s.dims[i] == 1) ++i;
+  while (j < out.rank && out.dims[j] == 1) ++j;
+  if (s.rank - i != out.rank - j) return false;
+  for (; i < s.rank; ++i, ++j)
+    if (s.dims[i] != out.dims[j]) return false;
+  return true;
+}
+
 // Planning allocates nothing for the usual call: dims live in the plan,
 // strides too up to kInlineStrides (more inputs times dims go to the heap).
 struct BroadcastPlan {
@@ -52,22 +75,46 @@ struct BroadcastPlan {
   // Input i's element step along collapsed dim k (0: broadcast).
   int64_t stride(int input, int dim) const { return strides()[size_t(input) * size_t(rank) + size_t(dim)]; }
   int64_t inner() const { return dims[rank - 1]; }
+  // Where output row q (a run of inner()) starts in input i, in its elements.
+  int64_t row_offset(int input, int64_t q) const {
+    int64_t off = 0;
+    for (int k = rank - 2; k >= 0; --k) {
+      off += q % dims[k] * stride(input, k);
+      q /= dims[k];
+    }
+    return off;
+  }
+
+  // Copies keep their strides (the library itself never copies a plan).
+  BroadcastPlan() = default;
+  BroadcastPlan(const BroadcastPlan& p) { *this = p; }
+  BroadcastPlan& operator=(const BroadcastPlan& p) {
+    if (this == &p) return *this;
+    n_inputs = p.n_inputs;
+    rank = p.rank;
+    total = p.total;
+    for (int k = 0; k < rank; ++k) dims[k] = p.dims[k];
+    const size_t count = size_t(n_inputs) * size_t(rank);
+    int64_t* to = strides_for(count);
+    for (size_t i = 0; i < count; ++i) to[i] = p.strides()[i];
+    return *this;
+  }
 
   // strides()[i * rank + k]; sized by plan_broadcast.
-  const int64_t* strides() const { return more_.empty() ? few_ : more_.data(); }
+  const int64_t* strides() const { return more_ ? more_.get() : few_; }
   int64_t* strides_for(size_t count) {
     if (count <= kInlineStrides) {
-      more_.clear();
+      more_.reset();
       return few_;
     }
-    more_.assign(count, 0);
-    return more_.data();
+    more_.reset(new int64_t[count]());
+    return more_.get();
   }
 
  private:
   static constexpr size_t kInlineStrides = 64;
   int64_t few_[kInlineStrides];
-  std::vector<int64_t> more_;  // used only beyond kInlineStrides (no allocation otherwise)
+  std::unique_ptr<int64_t[]> more_;  // used only beyond kInlineStrides (no allocation otherwise)
 };
 
 // Plans out = f(inputs...) where out_shape must equal the broadcast of the

@@ -1,6 +1,6 @@
 #include "broadcast.h"
 
-#include "small_buf.h"
+#include "../small_buf.h"
 
 namespace onnx_ops {
 

@@ -1,0 +1,201 @@
+// Per-dtype traits: what Max and Relu mean for each dtype, and nothing about
+// speed (which kernel a dtype gets is src/ops/kernel_table.cpp's, and the
+// tuning constants are src/tuning.h's).
+//
+// Each traits struct has
+//   T                       the storage type (float16/bfloat16: raw uint16 bits)
+//   kFormat                 how T's bits encode a number (Format below)
+//   max1(a, b), relu1(x)    the scalar semantics (used for remainders, and the
+//                           reference the vector code must match bit for bit)
+//   isnan1(x)               whether x is a NaN (always false for integers)
+//   vmax(a, b), vrelu(x)    the same on a 128-bit vector of 16/sizeof(T) lanes
+//                           (8/16/32-bit integers have no vrelu: their Relu is
+//                           Max with zero)
+//
+// Semantics (identical for both paths, documented in the README):
+//   * NaN propagates. max(a, b) with a NaN returns the first NaN operand,
+//     bit for bit (payload and sign kept); relu(NaN) returns that NaN.
+//   * Signed zeros: +0 is greater than -0, so max(-0, +0) = max(+0, -0) = +0
+//     and relu(-0) = +0 (as IEEE 754-2019 maximum and JavaScript Math.max).
+//   * float16/bfloat16 compare as the numbers they encode (subnormals kept).
+//   * 64-bit integers compare exactly; uint64 compares unsigned.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "../simd128.h"
+
+namespace onnx_ops {
+
+enum class Format { Ieee, Half16, Integer };
+
+// ---- IEEE binary32 / binary64 -------------------------------------------
+
+template <class F, class Bits>
+inline F and_bits(F a, F b) {
+  Bits x, y;
+  std::memcpy(&x, &a, sizeof x);
+  std::memcpy(&y, &b, sizeof y);
+  x &= y;
+  F r;
+  std::memcpy(&r, &x, sizeof r);
+  return r;
+}
+
+#ifdef ONNX_OPS_VECTOR
+// The lane operations of each IEEE width, so that one body serves both.
+template <class F>
+struct IeeeLanes;
+#define ONNX_OPS_IEEE_LANES(fx, ix, Int)                                                        \
+  static v128_t lt(v128_t a, v128_t b) { return wasm_##fx##_lt(a, b); }                         \
+  static v128_t eq(v128_t a, v128_t b) { return wasm_##fx##_eq(a, b); }                         \
+  static v128_t ne(v128_t a, v128_t b) { return wasm_##fx##_ne(a, b); }                         \
+  static v128_t add(v128_t a, v128_t b) { return wasm_##fx##_add(a, b); }                       \
+  static v128_t pmax(v128_t a, v128_t b) { return wasm_##fx##_pmax(a, b); }                     \
+  static v128_t is_pos_zero(v128_t x) { return wasm_##ix##_eq(x, wasm_##ix##_splat(0)); }       \
+  /* Lanes whose bits, read as a signed integer, are at or below -inf's pattern. */             \
+  static v128_t at_or_below_neg_inf(v128_t x) { return wasm_##ix##_lt(x, wasm_##ix##_splat(kNegInf + 1)); }
+template <>
+struct IeeeLanes<float> {
+  static constexpr int32_t kNegInf = int32_t(0xff800000u);
+  ONNX_OPS_IEEE_LANES(f32x4, i32x4, int32_t)
+};
+template <>
+struct IeeeLanes<double> {
+  static constexpr int64_t kNegInf = int64_t(0xfff0000000000000ull);
+  ONNX_OPS_IEEE_LANES(f64x2, i64x2, int64_t)
+  static v128_t is_neg_zero(v128_t x) { return wasm_i64x2_eq(x, wasm_i64x2_splat(INT64_MIN)); }
+};
+#undef ONNX_OPS_IEEE_LANES
+#endif
+
+template <class F, class Bits>
+struct IeeeTraits {
+  using T = F;
+  static constexpr Format kFormat = Format::Ieee;
+  static bool isnan1(T x) { return x != x; }
+  static T max1(T a, T b) {
+    if (a != a) return a;
+    if (b != b) return b;
+    if (a == b) return and_bits<F, Bits>(a, b);  // max(-0, +0) = +0
+    return a > b ? a : b;
+  }
+  static T relu1(T x) {
+    if (x != x) return x;
+    return x > T(0) ? x : T(0);
+  }
+#ifdef ONNX_OPS_VECTOR
+  using L = IeeeLanes<F>;
+  static v128_t vmax(v128_t a, v128_t b) {
+    // Take b where a is not NaN and (a < b or b is NaN); then, where a == b,
+    // a & b turns (-0, +0) into +0 and leaves equal values alone.
+    const v128_t take_b = wasm_v128_andnot(wasm_v128_or(L::lt(a, b), L::ne(b, b)), L::ne(a, a));
+    const v128_t r = wasm_v128_bitselect(b, a, take_b);
+    return wasm_v128_andnot(r, wasm_v128_andnot(L::eq(a, b), b));
+  }
+  // Read as integers, the values that become +0 (sign set and not NaN: -0
+  // down to -inf) are exactly those at or below -inf's pattern; negative
+  // NaNs lie above it.
+  static v128_t vrelu(v128_t x) { return wasm_v128_andnot(x, simd_opaque(L::at_or_below_neg_inf(x))); }
+#endif
+};
+using Float32Traits = IeeeTraits<float, uint32_t>;
+using Float64Traits = IeeeTraits<double, uint64_t>;
+
+// ---- 16-bit floats as raw bits -------------------------------------------
+// For a non-NaN value u, key(u) = u ^ ((u >> 15) & 0x7fff) read as int16 orders
+// exactly like the numbers (with -0 just below +0). NaN is detected from the
+// bits: |u| above the infinity pattern.
+template <uint16_t kInfBits>
+struct Half16Traits {
+  using T = uint16_t;
+  static constexpr Format kFormat = Format::Half16;
+  static constexpr uint16_t kInf = kInfBits;
+  static bool isnan1(T u) { return (u & 0x7fff) > kInfBits; }
+  static int16_t key1(T u) {
+    const int16_t s = static_cast<int16_t>(u);
+    return static_cast<int16_t>(s ^ ((s >> 15) & 0x7fff));
+  }
+  static T max1(T a, T b) {
+    if (isnan1(a)) return a;
+    if (isnan1(b)) return b;
+    return key1(b) > key1(a) ? b : a;
+  }
+  static T relu1(T x) { return (x & 0x8000) && !isnan1(x) ? T(0) : x; }
+#ifdef ONNX_OPS_VECTOR
+  static v128_t visnan(v128_t u) {
+    return wasm_i16x8_gt(wasm_v128_and(u, wasm_i16x8_splat(0x7fff)), wasm_i16x8_splat(kInfBits));
+  }
+  static v128_t vkey(v128_t u) {
+    return wasm_v128_xor(u, wasm_v128_and(wasm_i16x8_shr(u, 15), wasm_i16x8_splat(0x7fff)));
+  }
+  static v128_t vmax(v128_t a, v128_t b) {
+    const v128_t take_b =
+        wasm_v128_andnot(wasm_v128_or(wasm_i16x8_gt(vkey(b), vkey(a)), visnan(b)), visnan(a));
+    return wasm_v128_bitselect(b, a, take_b);
+  }
+  static v128_t vrelu(v128_t x) {
+    // +0 where x, read as int16, is at or below -inf's pattern (sign set, not NaN).
+    return wasm_v128_andnot(
+        x, simd_opaque(wasm_i16x8_lt(x, wasm_i16x8_splat(int16_t(int16_t(0x8000 | kInfBits) + 1)))));
+  }
+#endif
+};
+using Float16Traits = Half16Traits<0x7c00>;
+using Bfloat16Traits = Half16Traits<0x7f80>;
+
+// ---- integers ---------------------------------------------------------------
+
+template <class I>
+struct IntScalar {
+  using T = I;
+  static constexpr Format kFormat = Format::Integer;
+  static bool isnan1(T) { return false; }
+  static T max1(T a, T b) { return a > b ? a : b; }
+  static T relu1(T x) { return x > T(0) ? x : T(0); }
+};
+
+// 8/16/32-bit integers have a one-instruction vector max.
+#ifdef ONNX_OPS_VECTOR
+#define ONNX_OPS_INT_VMAX(f) \
+  static v128_t vmax(v128_t a, v128_t b) { return f(a, b); }
+#else
+#define ONNX_OPS_INT_VMAX(f)
+#endif
+struct Int8Traits : IntScalar<int8_t> { ONNX_OPS_INT_VMAX(wasm_i8x16_max) };
+struct Uint8Traits : IntScalar<uint8_t> { ONNX_OPS_INT_VMAX(wasm_u8x16_max) };
+struct Int16Traits : IntScalar<int16_t> { ONNX_OPS_INT_VMAX(wasm_i16x8_max) };
+struct Uint16Traits : IntScalar<uint16_t> { ONNX_OPS_INT_VMAX(wasm_u16x8_max) };
+struct Int32Traits : IntScalar<int32_t> { ONNX_OPS_INT_VMAX(wasm_i32x4_max) };
+struct Uint32Traits : IntScalar<uint32_t> { ONNX_OPS_INT_VMAX(wasm_u32x4_max) };
+#undef ONNX_OPS_INT_VMAX
+
+struct Int64Traits : IntScalar<int64_t> {
+#ifdef ONNX_OPS_VECTOR
+  static v128_t vmax(v128_t a, v128_t b) { return wasm_v128_bitselect(b, a, wasm_i64x2_gt(b, a)); }
+  // x & ~(0 > x): zero for negative x. The compare is one instruction (x64
+  // pcmpgtq); the equivalent x >> 63, which LLVM would turn it into, is not
+  // (no 64-bit arithmetic shift before AVX-512): the zero is kept opaque.
+  static v128_t vrelu(v128_t x) {
+    return wasm_v128_andnot(x, simd_opaque(wasm_i64x2_gt(simd_opaque(wasm_i64x2_splat(0)), x)));
+  }
+#endif
+};
+
+struct Uint64Traits : IntScalar<uint64_t> {
+#ifdef ONNX_OPS_VECTOR
+  static v128_t vmax(v128_t a, v128_t b) {
+    // Unsigned order = signed order after flipping the top bit. (Opaque:
+    // LLVM would see an unsigned compare, which wasm lacks for i64x2, and
+    // split it into scalar compares lane by lane.)
+    const v128_t flip = wasm_i64x2_splat(INT64_MIN);
+    return wasm_v128_bitselect(
+        b, a, wasm_i64x2_gt(simd_opaque(wasm_v128_xor(b, flip)), simd_opaque(wasm_v128_xor(a, flip))));
+  }
+#endif
+};
+
+}  // namespace onnx_ops

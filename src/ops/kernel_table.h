@@ -1,0 +1,32 @@
+// The per-dtype kernels, behind plain function pointers, so that everything
+// around them (the planner, folding, grouping, the odometer) is compiled
+// once, not once per dtype. Built in one place, kernel_table.cpp.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../kernels/kernel.h"
+
+namespace onnx_ops {
+
+struct MaxKernels {
+  size_t esize;  // bytes per element
+  // out = max(a, b) over a run of n; each operand a run, or one value (single).
+  void (*max2)(size_t n, const void* a, bool a_single, const void* b, bool b_single, void* out);
+  // out = max(a, b, c) over three runs in one pass; null: fold by twos.
+  void (*max3)(size_t n, const void* a, const void* b, const void* c, void* out);
+  // Whether n values hold no NaN and no +0; null: no pmax shortcuts (and no rows, values).
+  bool (*clean)(size_t n, const void* x);
+  // pmax of rows against clean rows (vmax_rows) and against clean values (vmaxc_rows).
+  void (*rows)(const Rows& rows, const void* x, const void* y, void* out);
+  void (*values)(const Rows& rows, const void* x, const void* v, void* out);
+};
+
+// The Max kernels of a dtype; max2 is null for a number that is no dtype.
+MaxKernels max_kernels(int32_t dtype);
+
+// out = Relu(x) over n elements; false (nothing done) for a dtype without Relu.
+bool run_relu(int32_t dtype, size_t n, const void* x, void* out);
+
+}  // namespace onnx_ops
