@@ -132,11 +132,11 @@ function dtypeMismatch(op: OpName, checked: readonly Checked[], i: number): neve
 function plan(heap: Heap, op: OpName, info: DTypeInfo, shape: readonly number[], size: number,
   inputs: readonly Checked[], out: WasmTensor | ArrayBufferView | undefined): Plan {
   checkFits(info, shape, size, op);
-  let placed = true;
-  for (let i = 0; i < inputs.length; i++) placed &&= inputs[i].wasm !== undefined;
+  let tensors = 0;
+  for (let i = 0; i < inputs.length; i++) if (inputs[i].wasm) tensors++;
   const tensorOut = out instanceof WasmTensor;
-  const p: Plan = { op, info, shape, size, inputs, wasm: placed || tensorOut, placed, out: undefined, outArray: undefined };
-  if (!p.wasm) for (let i = 0; i < inputs.length; i++) p.wasm ||= inputs[i].wasm !== undefined;
+  const placed = tensors === inputs.length;
+  const p: Plan = { op, info, shape, size, inputs, wasm: tensors > 0 || tensorOut, placed, out: undefined, outArray: undefined };
   if (tensorOut) {
     if (out.dtype !== info.name || !sameShape(out[DIMS], shape)) outMismatch(op, out, info, shape);
     // Each wasm tensor is its own allocation, so out can only overlap an

@@ -142,7 +142,7 @@ export function checkNotOtherCopys(x: object, op: string, input: InputRef): void
 
 /** Checks that a wasm tensor belongs to `owner` and is not disposed. */
 export function checkOwnTensor(x: WasmTensor, op: string, input: InputRef, owner: Heap | undefined): void {
-  if (!(WasmTensor.is(x) && x.heap === owner && x.address >= 0)) rejectTensor(x, op, input, owner);
+  if (!WasmTensor.isLive(x, owner)) rejectTensor(x, op, input, owner);
 }
 
 /** The error of a tensor checkOwnTensor refuses (apart, so that the check stays small enough to inline). */
