@@ -231,20 +231,20 @@ Status max(const Call& c) {
     if (!valid_shape(s) || s.rank > c.out_shape.rank) flat = false;
     else {
       full = full || same_shape(s, c.out_shape);
-      single[size_t(i)] = element_count(s) == 1;
+      single[size_t(i)] = single_value(s);
       flat = single[size_t(i)] || same_layout(s, c.out_shape);
     }
   }
   if (flat && full) {
     const int64_t total = element_count(c.out_shape);
-    if (total < 0 || uint64_t(total) > SIZE_MAX / esize) return Status::TooLarge;
+    if (total < 0 || uint64_t(total) * esize > SIZE_MAX) return Status::TooLarge;  // total < 2^53: no overflow
     if (total > 0) fold(size_t(total), c.n, c.inputs, single.data(), c.out, k);
     return Status::Ok;
   }
   BroadcastPlan plan;
   const Status st = plan_broadcast(c.n, c.shapes, c.out_shape, &plan);
   if (st != Status::Ok) return st;
-  if (uint64_t(plan.total) > SIZE_MAX / esize) return Status::TooLarge;
+  if (uint64_t(plan.total) * esize > SIZE_MAX) return Status::TooLarge;
   run_plan(plan, c.inputs, c.out, k);
   return Status::Ok;
 }

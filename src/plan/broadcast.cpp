@@ -18,7 +18,9 @@ int64_t element_count(const Shape& s) {
   for (int k = 0; k < s.rank; ++k) {
     const int64_t d = s.dims[k];
     if (d == 0) return 0;  // empty, whatever the other dims are
-    if (total > kMaxElements / d) overflow = true;
+    // A double product is exact below 2^53 and rounds to at least 2^53 above
+    // it: the bound without a division, which showed in small calls' time.
+    if (double(total) * double(d) > double(kMaxElements)) overflow = true;
     else total *= d;
   }
   return overflow ? -1 : total;

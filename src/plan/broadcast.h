@@ -51,6 +51,13 @@ inline bool same_shape(const Shape& a, const Shape& b) {
   return true;
 }
 
+// Whether a shape holds one element (every dim is 1; a scalar too).
+inline bool single_value(const Shape& s) {
+  for (int k = 0; k < s.rank; ++k)
+    if (s.dims[k] != 1) return false;
+  return true;
+}
+
 // Whether shape s lays its elements out as out does: the same dims once
 // leading 1s are dropped, and no more of them.
 inline bool same_layout(const Shape& s, const Shape& out) {
