@@ -51,8 +51,8 @@ export function prepareMax(heap: Heap, inputs: unknown, options: unknown): Plan 
   const out = checkOut(heap, op, o.out);
   const n = inputs.length;
   if (n === 0) fail('ARITY', op, 'needs at least one input');
-  const checked: Checked[] = [];
-  for (let i = 0; i < n; i++) checked.push(checkInput(inputs[i], op, i, heap)); // holes too
+  const checked = new Array<Checked>(n); // its size: no backing store to grow
+  for (let i = 0; i < n; i++) checked[i] = checkInput(inputs[i], op, i, heap); // holes too
   checkUnchanged(op, inputs, checked, out);
   const info = checkDtypes(op, version, checked);
   const first = checked[0].shape;
