@@ -244,8 +244,6 @@ export class Heap {
   }
 }
 
-/** @internal The key of a wasm tensor's internal dims (see WasmTensor). */
-export const DIMS: unique symbol = Symbol('onnx-ops-wasm dims');
 /** @internal The key of a wasm tensor's input record (validate.ts's Checked), made once with it. */
 export const CHECKED: unique symbol = Symbol('onnx-ops-wasm checked');
 /**
@@ -282,11 +280,10 @@ export class WasmTensor {
   readonly #heap: Heap;
   #address: number; // -1 once disposed (the only field that changes)
   /**
-   * The same dims as `shape` as a plain, unfrozen array, for the call path: V8
-   * reads shapes more slowly where frozen and plain arrays meet.
+   * What checkInput (validate.ts) returns for it: the same for every call,
+   * never modified. Its shape is a plain, unfrozen copy of `shape`: V8 reads
+   * shapes more slowly where frozen and plain arrays meet.
    */
-  readonly #dims: readonly number[];
-  /** What checkInput (validate.ts) returns for it: the same for every call, never modified. */
   readonly #checked: Checked;
   readonly dtype: DType;
   readonly shape: readonly number[];
@@ -299,8 +296,7 @@ export class WasmTensor {
     this.#heap = heap;
     this.#address = address;
     const info = DTYPE_INFO[dtype];
-    this.#dims = [...shape];
-    this.#checked = { info, shape: this.#dims, size, data: undefined, wasm: this, address };
+    this.#checked = { info, shape: [...shape], size, data: undefined, wasm: this, address };
     this.dtype = dtype;
     this.shape = Object.freeze([...shape]);
     this.size = size;
@@ -331,11 +327,6 @@ export class WasmTensor {
   /** @internal Its address in wasm memory (-1 once disposed, and for a look-alike). */
   get address(): number {
     return #address in this ? this.#address : -1;
-  }
-
-  /** @internal Its dims, a plain array (read only once WasmTensor.is(this) holds). */
-  get [DIMS](): readonly number[] {
-    return this.#dims;
   }
 
   /** @internal Its input record (read only once WasmTensor.is(this) holds). */

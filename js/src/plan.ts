@@ -5,7 +5,7 @@
  */
 import type { DTypeInfo } from './dtypes.js';
 import { type ErrorCode, OnnxOpsError, describe, showShape } from './errors.js';
-import { DIMS, type Heap, WasmTensor } from './memory.js';
+import { CHECKED, type Heap, WasmTensor } from './memory.js';
 import { type OpName, checkAllowed, opVersion } from './opsets.js';
 import {
   type Checked, type OutArray, broadcastChecked, checkFits, checkInput, checkNotOtherCopys, checkOwnTensor, checkPlainOut, checkUnchanged,
@@ -138,7 +138,7 @@ function plan(heap: Heap, op: OpName, info: DTypeInfo, shape: readonly number[],
   const placed = tensors === inputs.length;
   const p: Plan = { op, info, shape, size, inputs, wasm: tensors > 0 || tensorOut, placed, out: undefined, outArray: undefined };
   if (tensorOut) {
-    if (out.dtype !== info.name || !sameShape(out[DIMS], shape)) outMismatch(op, out, info, shape);
+    if (out.dtype !== info.name || !sameShape(out[CHECKED].shape, shape)) outMismatch(op, out, info, shape);
     // Each wasm tensor is its own allocation, so out can only overlap an
     // input by being that input, which then has the output's shape: in place.
     p.out = out;
