@@ -355,12 +355,18 @@ TEST_CASE("relu kernel: float16 and bfloat16, every bit pattern") {
   run(Bfloat16Traits{});
 }
 
+// Redraws every NaN and +0 of v: the operand pmax alone is exact against (PmaxClean).
+template <class Tr>
+void make_clean(std::mt19937_64& rng, std::vector<typename Tr::T>& v) {
+  for (auto& e : v)
+    while (Tr::isnan1(e) || test::same_bits(e, typename Tr::T{})) e = test::random_vector<Tr>(rng, 1)[0];
+}
+
 TEST_CASE_TEMPLATE("vmax_rows: every row length and count, with guards, against the reference", Tr,
                    ONNX_OPS_ALL_TRAITS) {
   // vmax_rows over each dtype's exact vmax (any data), and, for float32 and
   // float64, with pmax (PmaxClean) against rows that hold no NaN and no +0,
   // as ops/max.cpp runs it: each row restarts the reused row.
-  using T = typename Tr::T;
   std::mt19937_64 rng(7);
   auto check = [&](auto traits, bool clean_rows) {
     using K = decltype(traits);
@@ -368,9 +374,7 @@ TEST_CASE_TEMPLATE("vmax_rows: every row length and count, with guards, against 
       for (size_t rows = 1; rows <= 3; ++rows) {
         const auto x = test::random_vector<Tr>(rng, rows * len);
         auto row = test::random_vector<Tr>(rng, len);
-        if (clean_rows)
-          for (T& v : row)
-            while (Tr::isnan1(v) || test::same_bits(v, T{})) v = test::random_vector<Tr>(rng, 1)[0];
+        if (clean_rows) make_clean<Tr>(rng, row);
         auto out = with_guards<Tr>(rows * len, rng);
         const auto before = out;
         vmax_rows<K>(Rows{rows, len, len, 0}, x.data(), row.data(), out.data() + kGuard);
@@ -392,7 +396,6 @@ TEST_CASE_TEMPLATE("vmaxc_rows: every row length and count, row steps, with guar
   // float64, with pmax (PmaxClean) against clean values: rows of x that follow
   // each other or one reused row (x_step 0), a value per row or one for all
   // (y_step 0); in place too, where the last part vector overlaps.
-  using T = typename Tr::T;
   std::mt19937_64 rng(8);
   auto check = [&](auto traits, bool clean_values) {
     using K = decltype(traits);
@@ -402,9 +405,7 @@ TEST_CASE_TEMPLATE("vmaxc_rows: every row length and count, row steps, with guar
           for (size_t v_step : {size_t(1), size_t(0)}) {
             const auto x = test::random_vector<Tr>(rng, rows * len);
             auto v = test::random_vector<Tr>(rng, rows);
-            if (clean_values)
-              for (T& e : v)
-                while (Tr::isnan1(e) || test::same_bits(e, T{})) e = test::random_vector<Tr>(rng, 1)[0];
+            if (clean_values) make_clean<Tr>(rng, v);
             auto out = with_guards<Tr>(rows * len, rng);
             const auto before = out;
             vmaxc_rows<K>(Rows{rows, len, x_step, v_step}, x.data(), v.data(), out.data() + kGuard);
