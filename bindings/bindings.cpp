@@ -16,76 +16,52 @@
 // invokers, and its generic ones cost many times a plain export's call.
 // Status values are onnx_ops::Status.
 //
-// A descriptor, the same for both ops, is a run of int32 words in the heap:
-//   dtype, n_inputs, out_address, out_rank, out_dims[out_rank],
-//   then for each input: address, rank, dims[rank]
-// Dims are element counts below 2^31 (no tensor in wasm memory, nor any chunk
-// of the plain path, reaches 2 GiB).
+// A call descriptor, the same for both ops, is the onnx_ops::Call itself
+// (src/ops.h), laid out in the heap by js/src/abi.ts: the entries read it in
+// place, with no parsing or copying. Its wasm32 layout, pinned below:
+//   Call   dtype@0 n@4 inputs@8 shapes@12 out@16 out_shape@20 (28 bytes)
+//   Shape  dims@0 (int64 elements, 8-byte aligned) rank@4 (8 bytes)
+// The entries check what they read (ranks, dims) before they use it.
 #include <emscripten.h>
 #ifdef ONNX_OPS_EMBIND
 #include <emscripten/bind.h>
 #endif
 #include <malloc.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 
 #include "../src/ops.h"
 #include "../src/simd128.h"
-#include "../src/small_buf.h"
-
-using onnx_ops::SmallBuf;
-using onnx_ops::Shape;
-using onnx_ops::Status;
 
 namespace {
 template <class T>
 T* at(uint32_t address) {
   return reinterpret_cast<T*>(uintptr_t(address));
 }
-
-// Reads a descriptor (see above) into a Call and runs `op` on it.
-int32_t with_call(uint32_t desc_address, Status (*op)(const onnx_ops::Call&)) {
-  const int32_t* d = at<const int32_t>(desc_address);
-  const int n = d[1];
-  const int out_rank = d[3];
-  if (n < 1) return int32_t(Status::BadArity);
-  if (out_rank < 0 || out_rank > onnx_ops::kMaxRank) return int32_t(Status::BadShape);
-  // First pass: check the ranks and count the dims, for one allocation.
-  size_t total = size_t(out_rank);
-  const int32_t* p = d + 4 + out_rank;
-  for (int i = 0; i < n; ++i) {
-    const int rank = p[1];
-    if (rank < 0 || rank > onnx_ops::kMaxRank) return int32_t(Status::BadShape);
-    total += size_t(rank);
-    p += 2 + rank;
-  }
-  SmallBuf<int64_t, 64> dims(total);
-  SmallBuf<Shape, 16> shapes(static_cast<size_t>(n));
-  SmallBuf<const void*, 16> data(static_cast<size_t>(n));
-  int64_t* q = dims.data();
-  for (int k = 0; k < out_rank; ++k) q[k] = d[4 + k];
-  const Shape out_shape{q, out_rank};
-  q += out_rank;
-  p = d + 4 + out_rank;
-  for (int i = 0; i < n; ++i) {
-    const int rank = p[1];
-    data[size_t(i)] = at<const void>(uint32_t(p[0]));
-    for (int k = 0; k < rank; ++k) q[k] = p[2 + k];
-    shapes[size_t(i)] = Shape{q, rank};
-    q += rank;
-    p += 2 + rank;
-  }
-  return int32_t(op(onnx_ops::Call{d[0], n, data.data(), shapes.data(), at<void>(uint32_t(d[2])), out_shape}));
-}
-
 }  // namespace
+
+#ifdef __wasm32__
+static_assert(offsetof(onnx_ops::Call, dtype) == 0 && offsetof(onnx_ops::Call, n) == 4 &&
+                  offsetof(onnx_ops::Call, inputs) == 8 && offsetof(onnx_ops::Call, shapes) == 12 &&
+                  offsetof(onnx_ops::Call, out) == 16 && offsetof(onnx_ops::Call, out_shape) == 20 &&
+                  sizeof(onnx_ops::Call) == 28,
+              "js/src/abi.ts writes this layout");
+static_assert(offsetof(onnx_ops::Shape, dims) == 0 && offsetof(onnx_ops::Shape, rank) == 4 &&
+                  sizeof(onnx_ops::Shape) == 8,
+              "js/src/abi.ts writes this layout");
+#endif
 
 extern "C" {
 
-EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_max(uint32_t desc) { return with_call(desc, onnx_ops::max); }
+EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_max(uint32_t call) {
+  return int32_t(onnx_ops::max(*at<const onnx_ops::Call>(call)));
+}
 
-EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_relu(uint32_t desc) { return with_call(desc, onnx_ops::relu); }
+EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_relu(uint32_t call) {
+  return int32_t(onnx_ops::relu(*at<const onnx_ops::Call>(call)));
+}
 
 // 16-byte aligned, so that every typed-array view and v128 access is aligned.
 EMSCRIPTEN_KEEPALIVE uint32_t onnx_ops_alloc(uint32_t bytes) {

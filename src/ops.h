@@ -1,8 +1,8 @@
 // The library's two entry points, one per op, each over one call: tensors in
-// memory with their shapes (bindings/bindings.cpp reads the module's
-// descriptors into a Call). Opset rules (which dtype is allowed at which
-// operator version, same-shape inputs before Max-8) are the API layer's;
-// these accept every dtype they have a kernel for.
+// memory with their shapes (the module's entries, bindings/bindings.cpp, read
+// a Call that the JS layer laid out in wasm memory). Opset rules (which dtype
+// is allowed at which operator version, same-shape inputs before Max-8) are
+// the API layer's; these accept every dtype they have a kernel for.
 #pragma once
 
 #include <cstdint>

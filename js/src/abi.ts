@@ -13,14 +13,49 @@ export interface Placed {
   readonly address: number;
 }
 
+/**
+ * The module's entry points as plain functions, read once. The glue's
+ * exports replace themselves with the wasm function on their first call, and
+ * its Module object is a dictionary, where every read is a lookup: calls
+ * through it cost a small call's time over again.
+ */
+export interface Entries {
+  readonly max: (call: number) => number;
+  readonly relu: (call: number) => number;
+  readonly alloc: (bytes: number) => number;
+  readonly release: (address: number) => void;
+  readonly heapInUse: () => number;
+  readonly simd: () => number;
+}
+
+/**
+ * The entry points of a loaded module. Each export is called once first, so
+ * that the glue puts the wasm function in its place: Max and Relu with a
+ * descriptor of no inputs, which they refuse before reading anything else.
+ */
+export function entriesOf(m: OnnxOpsModule): Entries {
+  const probe = m._onnx_ops_alloc(16);
+  if (probe === 0) throw new Error('onnx-ops-wasm: the module cannot allocate 16 bytes');
+  new Int32Array(m.HEAPU8.buffer, probe, 2).set([1, 0]); // float32, no inputs
+  m._onnx_ops_max(probe);
+  m._onnx_ops_relu(probe);
+  m._onnx_ops_release(probe);
+  m._onnx_ops_heap_in_use();
+  m._onnx_ops_simd();
+  return {
+    max: m._onnx_ops_max, relu: m._onnx_ops_relu, alloc: m._onnx_ops_alloc, release: m._onnx_ops_release,
+    heapInUse: m._onnx_ops_heap_in_use, simd: m._onnx_ops_simd,
+  };
+}
+
 /** Where a call descriptor goes: a block of at least `words` int32 words in wasm memory (memory.ts's Heap). */
 export interface DescriptorBlock {
-  readonly module: OnnxOpsModule;
+  readonly wasm: Entries;
   descriptor(words: number, op: string): Int32Array;
   readonly descriptorAddress: number;
 }
 
-// The entries' statuses (src/dtype.h's Status) by number; 0 is success.
+// The entries' statuses (src/status.h's Status) by number; 0 is success.
 const STATUS_CODES: readonly ErrorCode[] = [
   'INVALID_ARGUMENT', 'DTYPE_NOT_ALLOWED', 'ARITY', 'INVALID_SHAPE', 'BROADCAST_MISMATCH', 'OUT_MISMATCH', 'TOO_LARGE',
 ];
@@ -29,44 +64,61 @@ const STATUS_CODES: readonly ErrorCode[] = [
 export const isOpsModule = (m: OnnxOpsModule): boolean =>
   typeof m._onnx_ops_max === 'function' && typeof m._onnx_ops_simd === 'function';
 
-/** Whether the module runs SIMD128 kernels. */
-export const wasmSimd = (m: OnnxOpsModule): boolean => m._onnx_ops_simd() === 1;
-
 /** A 16-byte aligned block of `bytes`, or 0 when wasm memory cannot grow to it. */
-export const wasmAlloc = (m: OnnxOpsModule, bytes: number): number => m._onnx_ops_alloc(bytes) >>> 0;
-
-export const wasmRelease = (m: OnnxOpsModule, address: number): void => m._onnx_ops_release(address);
+export const wasmAlloc = (w: Entries, bytes: number): number => w.alloc(bytes) >>> 0;
 
 /** Bytes malloc has handed out and not taken back (the whole module). */
-export const wasmHeapInUse = (m: OnnxOpsModule): number => m._onnx_ops_heap_in_use() >>> 0;
+export const wasmHeapInUse = (w: Entries): number => w.heapInUse() >>> 0;
 
 /**
- * Runs `op` on inputs placed in wasm memory into `outAddress`
- * (with `outShape`): the descriptor (dtype, n, out, out's rank and dims, then
- * address, rank and dims per input) is written to the block, and a status
- * other than 0 is thrown as its OnnxOpsError. Dims must be below 2^31 (no
- * tensor in wasm memory reaches 2 GiB; empty calls are never sent).
+ * Runs `op` on inputs placed in wasm memory into `outAddress` (with
+ * `outShape`): the descriptor, which is the C++ `onnx_ops::Call` as wasm32
+ * lays it out (bindings/bindings.cpp pins the layout), is written to the
+ * block, and a status other than 0 is thrown as its OnnxOpsError. In int32
+ * words from the block's start: the Call (dtype, n, inputs, shapes, out,
+ * out's dims, out's rank; 8 words with padding), the inputs' addresses (n),
+ * their Shapes (dims' address, rank: 2n), then every dim as an int64 (2
+ * words, 8-byte aligned). An input with the output's very shape array shares
+ * its dims. Dims must be below 2^31 (no tensor in wasm memory reaches 2 GiB;
+ * empty calls are never sent).
  */
 export function callOp(block: DescriptorBlock, op: OpName, info: DTypeInfo, inputs: readonly Placed[],
   outShape: readonly number[], outAddress: number): void {
   const n = inputs.length;
-  let words = 4 + outShape.length;
-  for (let i = 0; i < n; i++) words += 2 + inputs[i].shape.length;
+  const outRank = outShape.length;
+  const shapesAt = 8 + n;
+  const dimsAt = (shapesAt + 2 * n + 1) & ~1;
+  let words = dimsAt + 2 * outRank;
+  for (let i = 0; i < n; i++) if (inputs[i].shape !== outShape) words += 2 * inputs[i].shape.length;
   const w = block.descriptor(words, op);
+  const base = block.descriptorAddress;
   w[0] = info.onnx;
   w[1] = n;
-  w[2] = outAddress;
-  w[3] = outShape.length;
-  let p = 4;
-  for (let k = 0; k < outShape.length; k++) w[p++] = outShape[k];
+  w[2] = base + 32;
+  w[3] = base + 4 * shapesAt;
+  w[4] = outAddress;
+  w[5] = base + 4 * dimsAt;
+  w[6] = outRank;
+  let p = dimsAt;
+  for (let k = 0; k < outRank; k++, p += 2) {
+    w[p] = outShape[k];
+    w[p + 1] = 0;
+  }
   for (let i = 0; i < n; i++) {
     const s = inputs[i].shape;
-    w[p++] = inputs[i].address;
-    w[p++] = s.length;
-    for (let k = 0; k < s.length; k++) w[p++] = s[k];
+    w[8 + i] = inputs[i].address;
+    w[shapesAt + 2 * i + 1] = s.length;
+    if (s === outShape) {
+      w[shapesAt + 2 * i] = base + 4 * dimsAt;
+      continue;
+    }
+    w[shapesAt + 2 * i] = base + 4 * p;
+    for (let k = 0; k < s.length; k++, p += 2) {
+      w[p] = s[k];
+      w[p + 1] = 0;
+    }
   }
-  const m = block.module;
-  const status = op === 'Max' ? m._onnx_ops_max(block.descriptorAddress) : m._onnx_ops_relu(block.descriptorAddress);
+  const status = op === 'Max' ? block.wasm.max(base) : block.wasm.relu(base);
   if (status !== 0) {
     throw new OnnxOpsError(STATUS_CODES[status] ?? 'INVALID_ARGUMENT', op, undefined,
       `the kernel rejected the call (status ${status})`);

@@ -7,7 +7,7 @@ import {
   type DType, type DTypeInfo, DTYPES, DTYPE_INFO, type TypedArray, type TypedArrayConstructor, bufferOf, byteOffsetOf,
   copyInto,
 } from './dtypes.js';
-import { wasmAlloc, wasmHeapInUse, wasmRelease } from './abi.js';
+import { type Entries, entriesOf, wasmAlloc, wasmHeapInUse } from './abi.js';
 import { OnnxOpsError, type InputRef } from './errors.js';
 import type { Checked } from './validate.js';
 import type { OnnxOpsModule } from './wasm/onnx-ops-wasm.js';
@@ -57,11 +57,10 @@ export class Heap {
   #scratchAddress = 0;
   #scratchBytes = 0;
   /**
-   * The buffer of the module's HEAPU8 view as last seen, and a view of it for
-   * each dtype (its storage array), by ONNX number: renewed only when the
-   * memory grows (see wasmBuffer).
+   * The buffer of wasm memory as last seen, and a view of it for each dtype
+   * (its storage array), by ONNX number: renewed only when the memory grows
+   * (see wasmBuffer).
    */
-  #u8Seen: Uint8Array | undefined;
   #bufferSeen: ArrayBufferLike | undefined;
   #views: TypedArray[] = [];
 
@@ -69,9 +68,14 @@ export class Heap {
    * @param scratchLimit bytes the plain path may hold for one call (its
    *   scratch block); larger plain calls stream through it in chunks.
    */
+  /** The module's entry points (abi.ts). */
+  readonly wasm: Entries;
+
   constructor(readonly module: OnnxOpsModule, readonly scratchLimit: number,
     /** The runtime's Float16Array under createOps({ float16Array: true }). */
-    readonly float16?: TypedArrayConstructor) {}
+    readonly float16?: TypedArrayConstructor) {
+    this.wasm = entriesOf(module);
+  }
 
   /** Fresh or heap data of a dtype as the caller gets it: float16 bits as a Float16Array under the option. */
   present(info: DTypeInfo, data: TypedArray): TypedArray {
@@ -84,7 +88,7 @@ export class Heap {
       throw new OnnxOpsError('TOO_LARGE', op, input,
         `${bytes} bytes in wasm memory: one tensor there is limited to ${MAX_ALLOCATION} bytes (2 GiB - 64 KiB)`);
     }
-    const address = wasmAlloc(this.module, bytes);
+    const address = wasmAlloc(this.wasm, bytes);
     if (address === 0) {
       throw new OnnxOpsError('OUT_OF_MEMORY', op, input,
         `could not allocate ${bytes} bytes (wasm memory exhausted; in use: ${this.heapInUse()} bytes)`);
@@ -94,13 +98,13 @@ export class Heap {
   }
 
   free(address: number): void {
-    if (this.#live.delete(address)) wasmRelease(this.module, address);
+    if (this.#live.delete(address)) this.wasm.release(address);
   }
 
   /**
-   * The ArrayBuffer of wasm memory (current until the memory grows). The glue
-   * replaces its HEAPU8 view whenever the memory grows, so the buffer is read
-   * again only then: reading `.buffer` is a call into the engine.
+   * The ArrayBuffer of wasm memory (current until the memory grows). Growing
+   * the memory detaches its old buffer, so the glue's HEAPU8 is read again
+   * only then: the glue's Module is a dictionary, where every read is a lookup.
    */
   get wasmBuffer(): ArrayBufferLike {
     this.#sync();
@@ -113,12 +117,10 @@ export class Heap {
     return this.#views[info.onnx];
   }
 
-  /** Takes the buffer and the views again when the glue's HEAPU8 is not the one last seen. */
+  /** Takes the buffer and the views again when the one last seen was detached (the memory grew), or at first. */
   #sync(): void {
-    const u8 = this.module.HEAPU8;
-    if (u8 === this.#u8Seen) return;
-    const buffer = u8.buffer;
-    this.#u8Seen = u8;
+    if (this.#bufferSeen !== undefined && this.#bufferSeen.byteLength !== 0) return;
+    const buffer = this.module.HEAPU8.buffer;
     this.#bufferSeen = buffer;
     this.#views = [];
     for (const d of DTYPES) {
@@ -172,7 +174,7 @@ export class Heap {
 
   /** Bytes malloc has handed out and not taken back (the whole module). */
   heapInUse(): number {
-    return wasmHeapInUse(this.module);
+    return wasmHeapInUse(this.wasm);
   }
 
   /**
@@ -186,7 +188,7 @@ export class Heap {
       const size = Math.min(this.scratchLimit, Math.max(4096, 2 ** Math.ceil(Math.log2(bytes))));
       const address = this.alloc(size, op);
       this.#live.delete(address);
-      if (this.#scratchAddress) wasmRelease(this.module, this.#scratchAddress);
+      if (this.#scratchAddress) this.wasm.release(this.#scratchAddress);
       this.#scratchAddress = address;
       this.#scratchBytes = size;
     }
@@ -200,8 +202,8 @@ export class Heap {
 
   /** Frees the kept descriptor and scratch blocks (made again when needed). */
   trim(): void {
-    if (this.#descAddress) wasmRelease(this.module, this.#descAddress);
-    if (this.#scratchAddress) wasmRelease(this.module, this.#scratchAddress);
+    if (this.#descAddress) this.wasm.release(this.#descAddress);
+    if (this.#scratchAddress) this.wasm.release(this.#scratchAddress);
     this.#descAddress = this.#descWords = this.#scratchAddress = this.#scratchBytes = 0;
     this.#descView = undefined;
   }
@@ -218,19 +220,22 @@ export class Heap {
    * until memory grows.
    */
   descriptor(words: number, op: string): Int32Array {
+    const view = this.#descView;
+    // A view detached by memory growth has length 0.
+    return words <= this.#descWords && view !== undefined && view.length !== 0 ? view : this.#newDescriptor(words, op);
+  }
+
+  /** The descriptor block grown to `words`, or its view made again (apart, so that descriptor() inlines). */
+  #newDescriptor(words: number, op: string): Int32Array {
     if (words > this.#descWords) {
       const size = Math.max(64, 2 ** Math.ceil(Math.log2(words)));
       const address = this.alloc(size * 4, op);
       this.#live.delete(address); // kept for the life of the instance, not a leak
-      if (this.#descAddress) wasmRelease(this.module, this.#descAddress);
+      if (this.#descAddress) this.wasm.release(this.#descAddress);
       this.#descAddress = address;
       this.#descWords = size;
-      this.#descView = undefined;
     }
-    // A view detached by memory growth has length 0: only then make a new one.
-    if (!this.#descView || this.#descView.length === 0) {
-      this.#descView = new Int32Array(this.wasmBuffer, this.#descAddress, this.#descWords);
-    }
+    this.#descView = new Int32Array(this.wasmBuffer, this.#descAddress, this.#descWords);
     return this.#descView;
   }
 

@@ -2,7 +2,6 @@
  * The operators, one function each: prepare the call (plan.ts), then run the
  * plan (execute.ts).
  */
-import { wasmSimd } from './abi.js';
 import { type DType, type TypedArrayConstructor, dtypeInfo } from './dtypes.js';
 import { type Result, execute } from './execute.js';
 import { Heap, WasmTensor } from './memory.js';
@@ -23,7 +22,7 @@ export class Ops {
   /** @internal — use createOps(). */
   constructor(module: OnnxOpsModule, scratchBytes = SCRATCH_BYTES, float16Array?: TypedArrayConstructor) {
     Object.defineProperty(this, 'heap', { value: new Heap(module, scratchBytes, float16Array) }); // not shown by console.log
-    this.simd = wasmSimd(module);
+    this.simd = this.heap.wasm.simd() === 1;
   }
 
   /**

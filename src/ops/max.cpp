@@ -215,6 +215,18 @@ void run_plan(const BroadcastPlan& plan, const void* const* inputs, void* out_v,
   }
 }
 
+// A call that broadcasts otherwise than as the flat case: planned, then
+// walked. Out of line, so that the flat case, which most calls take, stays a
+// small function with a small stack frame.
+ONNX_OPS_KERNEL Status max_planned(const Call& c, const MaxKernels& k) {
+  BroadcastPlan plan;
+  const Status st = plan_broadcast(c.n, c.shapes, c.out_shape, &plan);
+  if (st != Status::Ok) return st;
+  if (uint64_t(plan.total) * k.esize > SIZE_MAX) return Status::TooLarge;
+  run_plan(plan, c.inputs, c.out, k);
+  return Status::Ok;
+}
+
 }  // namespace
 
 Status max(const Call& c) {
@@ -241,12 +253,7 @@ Status max(const Call& c) {
     if (total > 0) fold(size_t(total), c.n, c.inputs, single.data(), c.out, k);
     return Status::Ok;
   }
-  BroadcastPlan plan;
-  const Status st = plan_broadcast(c.n, c.shapes, c.out_shape, &plan);
-  if (st != Status::Ok) return st;
-  if (uint64_t(plan.total) * esize > SIZE_MAX) return Status::TooLarge;
-  run_plan(plan, c.inputs, c.out, k);
-  return Status::Ok;
+  return max_planned(c, k);
 }
 
 }  // namespace onnx_ops

@@ -4,28 +4,6 @@
 
 namespace onnx_ops {
 
-bool valid_shape(const Shape& s) {
-  if (s.rank < 0 || s.rank > kMaxRank) return false;
-  if (s.rank > 0 && s.dims == nullptr) return false;
-  for (int k = 0; k < s.rank; ++k)
-    if (s.dims[k] < 0) return false;
-  return true;
-}
-
-int64_t element_count(const Shape& s) {
-  int64_t total = 1;
-  bool overflow = false;
-  for (int k = 0; k < s.rank; ++k) {
-    const int64_t d = s.dims[k];
-    if (d == 0) return 0;  // empty, whatever the other dims are
-    // A double product is exact below 2^53 and rounds to at least 2^53 above
-    // it: the bound without a division, which showed in small calls' time.
-    if (double(total) * double(d) > double(kMaxElements)) overflow = true;
-    else total *= d;
-  }
-  return overflow ? -1 : total;
-}
-
 Status broadcast_dims(int n, const Shape* shapes, int64_t* out, int* out_rank, int* bad_input) {
   int rank = 0;
   for (int i = 0; i < n; ++i) {

@@ -37,13 +37,34 @@ Status broadcast_dims(int n, const Shape* shapes, int64_t* out, int* rank, int* 
 // input for BadShape/Incompatible.
 Status broadcast_shape(int n, const Shape* shapes, std::vector<int64_t>* out, int* bad_input = nullptr);
 
+// The shape checks below are inline: every call runs them, and out of line
+// (the planner is built for size) their calls showed in small calls' time.
+
 // Whether a shape's rank is 0..kMaxRank and its dims are non-negative.
-bool valid_shape(const Shape& shape);
+inline bool valid_shape(const Shape& s) {
+  if (s.rank < 0 || s.rank > kMaxRank) return false;
+  if (s.rank > 0 && s.dims == nullptr) return false;
+  for (int k = 0; k < s.rank; ++k)
+    if (s.dims[k] < 0) return false;
+  return true;
+}
 
 // Element count of a shape, or -1 when it exceeds kMaxElements.
-int64_t element_count(const Shape& shape);
+inline int64_t element_count(const Shape& s) {
+  int64_t total = 1;
+  bool overflow = false;
+  for (int k = 0; k < s.rank; ++k) {
+    const int64_t d = s.dims[k];
+    if (d == 0) return 0;  // empty, whatever the other dims are
+    // A double product is exact below 2^53 and rounds to at least 2^53 above
+    // it: the bound without a division.
+    if (double(total) * double(d) > double(kMaxElements)) overflow = true;
+    else total *= d;
+  }
+  return overflow ? -1 : total;
+}
 
-// Whether two shapes are the same. (Inline, as same_layout: every call runs them.)
+// Whether two shapes are the same.
 inline bool same_shape(const Shape& a, const Shape& b) {
   if (a.rank != b.rank) return false;
   for (int k = 0; k < a.rank; ++k)

@@ -1,6 +1,6 @@
 // The entry points (src/ops.h) called with loose arguments, as the tests and
-// fuzzers build them: each builds the one Call the module's descriptor
-// would give.
+// fuzzers build them: each builds the one Call that js/src/abi.ts would lay
+// out in wasm memory for the module's entries.
 #pragma once
 
 #include <cstddef>

@@ -29,7 +29,7 @@ test('every Embind function works and agrees with its plain export', async () =>
   const before = m.heapInUse();
   expect(before).toBe(m._onnx_ops_heap_in_use());
   const n = 8;
-  const [x, y, a, b, desc] = [0, 1, 2, 3, 4].map(() => m.alloc(64));
+  const [x, y, a, b, desc] = [64, 64, 64, 64, 256].map((bytes) => m.alloc(bytes));
   for (const p of [x, y, a, b, desc]) expect(p % 16).toBe(0);
   expect(m.heapInUse()).toBeGreaterThan(before);
   expect(m.heapInUse()).toBe(m._onnx_ops_heap_in_use());
@@ -37,31 +37,49 @@ test('every Embind function works and agrees with its plain export', async () =>
   new Float32Array(m.HEAPU8.buffer, x, n).set([-2, -0, 0, 3.5, NaN, -Infinity, 1e-40, 7]);
   new Float32Array(m.HEAPU8.buffer, y, n).set([1, 0, -0, 3.5, 2, 5, -1, 8]);
 
-  // One descriptor for both ops: dtype, n, out, out rank, out dims, then (address, rank, dims) per input.
-  const call = (words: number[], f: (d: number) => number): number => {
+  // One descriptor for both ops, the C++ Call as wasm32 lays it out (bindings/bindings.cpp), in int32
+  // words: dtype, n, inputs' address, shapes' address, out, out's dims' address, out's rank, padding;
+  // the input addresses; a (dims' address, rank) pair per input; the dims as int64 (low word, high word).
+  const call = (dtype: number, out: number, outDims: number[], inputs: [number, number[]][], f: (d: number) => number): number => {
+    const n = inputs.length;
+    const words: number[] = [dtype, n, desc + 32, desc + 4 * (8 + n), out, 0, outDims.length, 0];
+    for (const [address] of inputs) words.push(address);
+    const shapes = words.length;
+    for (let i = 0; i < n; i++) words.push(0, inputs[i][1].length);
+    if (words.length % 2) words.push(0);
+    const dims = (d: number[]): number => {
+      const at = desc + 4 * words.length;
+      for (const k of d) words.push(k, 0);
+      return at;
+    };
+    words[5] = dims(outDims);
+    for (let i = 0; i < n; i++) words[shapes + 2 * i] = dims(inputs[i][1]);
+    expect(words.length * 4).toBeLessThanOrEqual(256);
     new Int32Array(m.HEAPU8.buffer, desc, words.length).set(words);
     return f(desc);
   };
 
   // Relu: the same bits through both, and the expected values.
-  expect(call([FLOAT32, 1, a, 1, n, x, 1, n], m.relu)).toBe(0);
-  expect(call([FLOAT32, 1, b, 1, n, x, 1, n], m._onnx_ops_relu)).toBe(0);
+  expect(call(FLOAT32, a, [n], [[x, [n]]], m.relu)).toBe(0);
+  expect(call(FLOAT32, b, [n], [[x, [n]]], m._onnx_ops_relu)).toBe(0);
   expect(bitsAt(m, a, n)).toEqual(bitsAt(m, b, n));
   expect(Array.from(new Float32Array(m.HEAPU8.buffer, a, n))).toEqual([0, 0, 0, 3.5, NaN, 0, 1e-40, 7].map(Math.fround));
-  expect(call([999, 1, a, 1, n, x, 1, n], m.relu)).toBe(BAD_DTYPE);
+  expect(call(999, a, [n], [[x, [n]]], m.relu)).toBe(BAD_DTYPE);
 
   // Max of two inputs of one shape.
-  expect(call([FLOAT32, 2, a, 1, n, x, 1, n, y, 1, n], m.max)).toBe(0);
-  expect(call([FLOAT32, 2, b, 1, n, x, 1, n, y, 1, n], m._onnx_ops_max)).toBe(0);
+  expect(call(FLOAT32, a, [n], [[x, [n]], [y, [n]]], m.max)).toBe(0);
+  expect(call(FLOAT32, b, [n], [[x, [n]], [y, [n]]], m._onnx_ops_max)).toBe(0);
   expect(bitsAt(m, a, n)).toEqual(bitsAt(m, b, n));
   expect(Array.from(new Float32Array(m.HEAPU8.buffer, a, n))).toEqual([1, 0, 0, 3.5, NaN, 5, 1e-40, 8].map(Math.fround));
 
   // Max with a broadcast [1] (y's first value repeated), and of no inputs.
-  expect(call([FLOAT32, 2, a, 1, n, x, 1, n, y, 1, 1], m.max)).toBe(0);
-  expect(call([FLOAT32, 2, b, 1, n, x, 1, n, y, 1, 1], m._onnx_ops_max)).toBe(0);
+  expect(call(FLOAT32, a, [n], [[x, [n]], [y, [1]]], m.max)).toBe(0);
+  expect(call(FLOAT32, b, [n], [[x, [n]], [y, [1]]], m._onnx_ops_max)).toBe(0);
   expect(bitsAt(m, a, n)).toEqual(bitsAt(m, b, n));
   expect(Array.from(new Float32Array(m.HEAPU8.buffer, a, n))).toEqual([1, 1, 1, 3.5, NaN, 1, 1, 7]);
-  expect(call([FLOAT32, 0, a, 1, n], m.max)).toBe(2); // BadArity
+  expect(call(FLOAT32, a, [n], [], m.max)).toBe(2); // BadArity
+  // A broadcast that does not fit out's shape: refused, nothing written.
+  expect(call(FLOAT32, a, [n], [[x, [2, 4]], [y, [3, 1]]], m.max)).toBe(4); // Incompatible
 
   for (const p of [x, y, a, b, desc]) m.release(p);
   expect(m.heapInUse()).toBe(before);
