@@ -20,7 +20,11 @@ export const OP_VERSIONS: Readonly<Record<OpName, readonly number[]>> = {
  */
 export function opVersion(op: OpName, opset?: number): number {
   const versions = OP_VERSIONS[op];
-  if (opset === undefined) return versions[versions.length - 1];
+  return opset === undefined ? versions[versions.length - 1] : versionAt(op, versions, opset);
+}
+
+/** opVersion for a given opset (apart, so that the usual call's check stays small enough to inline). */
+function versionAt(op: OpName, versions: readonly number[], opset: unknown): number {
   if (typeof opset !== 'number' || !Number.isSafeInteger(opset) || opset < 1) {
     throw new OnnxOpsError('INVALID_OPSET', op, undefined,
       `opset must be an integer >= 1, got ${describe(opset)}`);

@@ -52,12 +52,17 @@ export function prepareMax(heap: Heap, inputs: unknown, options: unknown): Plan 
   const n = inputs.length;
   if (n === 0) fail('ARITY', op, 'needs at least one input');
   const checked = new Array<Checked>(n); // its size: no backing store to grow
-  for (let i = 0; i < n; i++) checked[i] = checkInput(inputs[i], op, i, heap); // holes too
-  checkUnchanged(op, inputs, checked, out);
+  let tensors = 0;
+  for (let i = 0; i < n; i++) { // holes too
+    const c = checkInput(inputs[i], op, i, heap);
+    checked[i] = c;
+    if (c.wasm !== undefined) tensors++;
+  }
+  if (tensors < n) checkUnchanged(op, inputs, checked, out); // reading a wasm tensor runs no caller code
   const info = checkDtypes(op, version, checked);
   const first = checked[0].shape;
   const shape = version >= 8 ? broadcastChecked(checked, op) : sameShapes(version, checked);
-  return plan(heap, op, info, shape, shape === first ? checked[0].size : elementCount(shape), checked, out);
+  return plan(heap, op, info, shape, shape === first ? checked[0].size : elementCount(shape), checked, tensors, out);
 }
 
 /** Relu: exactly one input (a one-element array of it too); `count`: how many arguments the call had. */
@@ -70,8 +75,9 @@ export function prepareRelu(heap: Heap, input: unknown, options: unknown, count:
   const out = checkOut(heap, op, o.out);
   const c = checkInput(input, op, 0, heap);
   const checked = [c];
-  if (c.wasm === undefined) checkUnchanged(op, [input], checked, out); // a wasm tensor runs no caller code
-  return plan(heap, op, checkDtypes(op, version, checked), c.shape, c.size, checked, out);
+  const tensors = c.wasm === undefined ? 0 : 1;
+  if (tensors === 0) checkUnchanged(op, [input], checked, out); // reading a wasm tensor runs no caller code
+  return plan(heap, op, checkDtypes(op, version, checked), c.shape, c.size, checked, tensors, out);
 }
 
 /** An error about the call as a whole. */
@@ -128,12 +134,10 @@ function dtypeMismatch(op: OpName, checked: readonly Checked[], i: number): neve
     `dtype ${checked[i].info.name} differs from input 0's ${checked[0].info.name} (all inputs must share one dtype)`);
 }
 
-/** The plan, once the result's shape is known: its size fits, and `out` takes it. */
+/** The plan, once the result's shape is known: its size fits, and `out` takes it. `tensors`: how many inputs are wasm tensors. */
 function plan(heap: Heap, op: OpName, info: DTypeInfo, shape: readonly number[], size: number,
-  inputs: readonly Checked[], out: WasmTensor | ArrayBufferView | undefined): Plan {
+  inputs: readonly Checked[], tensors: number, out: WasmTensor | ArrayBufferView | undefined): Plan {
   checkFits(info, shape, size, op);
-  let tensors = 0;
-  for (let i = 0; i < inputs.length; i++) if (inputs[i].wasm) tensors++;
   const tensorOut = out instanceof WasmTensor;
   const placed = tensors === inputs.length;
   const p: Plan = { op, info, shape, size, inputs, wasm: tensors > 0 || tensorOut, placed, out: undefined, outArray: undefined };
@@ -143,10 +147,15 @@ function plan(heap: Heap, op: OpName, info: DTypeInfo, shape: readonly number[],
     // input by being that input, which then has the output's shape: in place.
     p.out = out;
   } else if (out !== undefined) {
-    if (p.wasm) throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out', 'a typed array out goes with plain inputs only; use a wasm tensor');
-    p.outArray = checkPlainOut(op, info, shape, size, out, inputs, heap);
+    p.outArray = arrayOut(heap, p, out);
   }
   return p;
+}
+
+/** A typed array `out` for a plan (apart, so that plan() stays small enough to inline). */
+function arrayOut(heap: Heap, p: Plan, out: ArrayBufferView): OutArray {
+  if (p.wasm) throw new OnnxOpsError('INVALID_ARGUMENT', p.op, 'out', 'a typed array out goes with plain inputs only; use a wasm tensor');
+  return checkPlainOut(p.op, p.info, p.shape, p.size, out, p.inputs, heap);
 }
 
 function outMismatch(op: OpName, out: WasmTensor, info: DTypeInfo, shape: readonly number[]): never {
