@@ -1,89 +1,49 @@
-// A/B: two builds of the package (their dist/esm/index.js) in one process,
+// A/B: two builds of the package (their dist/ folders) in one process,
 // timed in alternating batches; the median per cell, and B's change against A.
-//   node bench/ab.mjs <A>/dist/esm/index.js <B>/dist/esm/index.js [filter|filter...]
-// (a filter keeps the cells whose name contains it).
+//   node bench/ab.mjs <A dist> <B dist> [filter|filter...] [--browser=chromium|firefox|webkit]
+// (a dist is a folder with esm/index.js, or that file; a filter keeps the
+// cells whose name contains it). With --browser the same cells run in one
+// page of that browser (tests/browsers/drivers.mjs), in batches of at least
+// 40 ms, as browsers coarsen performance.now() to 0.1-1 ms.
 // Noise on a shared machine is a few per cent: rerun a cell that moves alone.
-const [A, B] = [process.argv[2], process.argv[3]];
-const only = process.argv[4] ? process.argv[4].split('|') : null;
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cells, compare, table } from './ab-cells.mjs';
+
+const args = process.argv.slice(2);
+const browser = args.find((a) => a.startsWith('--browser='))?.slice('--browser='.length);
+const [A, B, filter] = args.filter((a) => !a.startsWith('--'));
 if (!A || !B) {
-  console.error('usage: node bench/ab.mjs <A>/dist/esm/index.js <B>/dist/esm/index.js [filter|filter...]');
+  console.error('usage: node bench/ab.mjs <A dist> <B dist> [filter|filter...] [--browser=chromium|firefox|webkit]');
   process.exit(2);
 }
-const libA = await import(A), libB = await import(B);
-const opsA = await libA.createOps(), opsB = await libB.createOps();
+const only = filter ? filter.split('|') : null;
+const distOf = (p) => path.resolve(p.endsWith('.js') ? path.dirname(path.dirname(p)) : p);
 
-// Deterministic data: uniform in [-1, 1) (float32/float64), finite float16
-// bits of either sign, or int8.
-function lcg(n, seed, make) {
-  let s = seed;
-  for (let i = 0; i < n; i++) { s = (s * 1103515245 + 12345) >>> 0; make(i, s); }
-}
-function rnd(n, seed, Array = Float32Array) { const a = new Array(n); lcg(n, seed, (i, s) => { a[i] = (s / 2 ** 32) * 2 - 1; }); return a; }
-function rndHalf(n, seed) { const a = new Uint16Array(n); lcg(n, seed, (i, s) => { a[i] = (s >>> 16) & 0xbbff; }); return a; }
-function rndInt8(n, seed) { const a = new Int8Array(n); lcg(n, seed, (i, s) => { a[i] = (s >>> 24) - 128; }); return a; }
-
-function cells(ops) {
-  const c = {};
-  const size = (shape) => shape.reduce((a, b) => a * b, 1);
-  const T = (shape, seed, dtype = 'float32') => {
-    const n = size(shape);
-    const data = dtype === 'float16' ? rndHalf(n, seed) : dtype === 'int8' ? rndInt8(n, seed)
-      : rnd(n, seed, dtype === 'float64' ? Float64Array : Float32Array);
-    return ops.tensor(dtype, shape, data);
-  };
-  // max2(shapeA, shapeB): zero-copy Max of two tensors into an output tensor.
-  const max2 = (name, sa, sb, so, dtype) => {
-    const x = T(sa, 1, dtype), y = T(sb, 2, dtype), out = T(so, 3, dtype);
-    c[name] = () => ops.max([x, y], { out });
-  };
-  for (const n of [16, 1e4]) {
-    const x = T([n], 1), y = T([n], 2), out = T([n], 3);
-    c[`zc relu n=${n} out`] = () => ops.relu(x, { out });
-    c[`zc max2 n=${n} out`] = () => ops.max([x, y], { out });
+if (!browser) {
+  const [libA, libB] = [await import(pathToFileURL(path.join(distOf(A), 'esm', 'index.js')).href),
+    await import(pathToFileURL(path.join(distOf(B), 'esm', 'index.js')).href)];
+  const [opsA, opsB] = [await libA.createOps(), await libB.createOps()];
+  console.log(table(compare(cells(opsA), cells(opsB), { only })));
+} else {
+  const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const { launch } = await import('../tests/browsers/drivers.mjs');
+  const { serve } = await import('../tests/support/static-server.mjs');
+  const server = await serve([['/a/', distOf(A)], ['/b/', distOf(B)], ['/bench/', path.join(root, 'bench')],
+    ['/', path.join(root, 'bench', 'browser')]]);
+  const b = await launch(browser);
+  try {
+    const page = await b.newPage();
+    await page.goto(`${server.url}/page.html`);
+    const rows = await page.evaluate(async (filters) => {
+      const [libA, libB, ab] = await Promise.all([import('/a/esm/index.js'), import('/b/esm/index.js'), import('/bench/ab-cells.mjs')]);
+      const [opsA, opsB] = [await libA.createOps(), await libB.createOps()];
+      return ab.compare(ab.cells(opsA), ab.cells(opsB), { only: filters, batchMs: 40, rounds: 9 });
+    }, only);
+    console.log(`${b.version}\n${table(rows)}`);
+    await page.close();
+  } finally {
+    await b.close();
+    await server.close();
   }
-  { const x = T([16], 1), y = T([16], 2); c['zc max2 n=16 no out'] = () => ops.max([x, y]).dispose(); }
-  { const x = T([1e4], 1), y = T([1e4], 2), z = T([1e4], 4), out = T([1e4], 3); c['zc max3 n=1e4 out'] = () => ops.max([x, y, z], { out }); }
-  { const x = T([1e6], 1), y = T([1e6], 2), z = T([1e6], 4), out = T([1e6], 3); c['zc max3 n=1e6 out'] = () => ops.max([x, y, z], { out }); }
-  { const x = T([1e6], 1), out = T([1e6], 3); c['zc relu n=1e6 out'] = () => ops.relu(x, { out }); }
-  max2('zc max2 n=1e6 out', [1e6], [1e6], [1e6]);
-  max2('zc max2 f16 n=1e6 out', [1e6], [1e6], [1e6], 'float16');
-  max2('zc max2 i8 n=1e6 out', [1e6], [1e6], [1e6], 'int8');
-  max2('zc max2 f64 n=1e6 out', [1e6], [1e6], [1e6], 'float64');
-  max2('zc max2 f64 n=1e4 out', [1e4], [1e4], [1e4], 'float64');
-  max2('zc bcast [10,1024]+[1024] out', [10, 1024], [1024], [10, 1024]);
-  max2('zc bcast [1000,1024]+[1024] out', [1000, 1024], [1024], [1000, 1024]);
-  max2('zc bcast [1000,1024]+[1000,1] out', [1000, 1024], [1000, 1], [1000, 1024]);
-  max2('zc bcast [1000,1]+[1,1024] out', [1000, 1], [1, 1024], [1000, 1024]);
-  max2('zc bcast [16384,8]+[16384,1] out', [16384, 8], [16384, 1], [16384, 8]);
-  max2('zc bcast [16384,8]+[8] out', [16384, 8], [8], [16384, 8]);
-  max2('zc bcast [64,16,64]+[64,1,64] out', [64, 16, 64], [64, 1, 64], [64, 16, 64]);
-  max2('zc bcast [4,16,64]+[4,1,64] out', [4, 16, 64], [4, 1, 64], [4, 16, 64]);
-  max2('zc bcast [64,16,256]+[64,1,256] out', [64, 16, 256], [64, 1, 256], [64, 16, 256]);
-  max2('zc max2 [1e6]+[] out', [1e6], [], [1e6]);
-  for (const n of [1e3, 1e5]) {
-    const x = rnd(n, 1), y = rnd(n, 2);
-    c[`plain relu n=${n}`] = () => ops.relu(x);
-    c[`plain max2 n=${n}`] = () => ops.max([x, y]);
-  }
-  return c;
-}
-const ca = cells(opsA), cb = cells(opsB);
-function batch(f, ms) { // µs per call over at least ms
-  let k = 0; const t0 = performance.now(); let t;
-  do { for (let i = 0; i < 16; i++) f(); k += 16; t = performance.now() - t0; } while (t < ms);
-  return (t * 1e3) / k;
-}
-console.log('| cell | A µs | B µs | B vs A (median) | B vs A (fastest batch) |\n| --- | ---: | ---: | ---: | ---: |');
-for (const name of Object.keys(ca)) {
-  if (only && !only.some((f) => name.includes(f))) continue;
-  for (let w = 0; w < 3; w++) { batch(ca[name], 40); batch(cb[name], 40); }
-  const ra = [], rb = [];
-  for (let r = 0; r < 21; r++) {
-    if (r % 2) { rb.push(batch(cb[name], 25)); ra.push(batch(ca[name], 25)); }
-    else { ra.push(batch(ca[name], 25)); rb.push(batch(cb[name], 25)); }
-  }
-  // The fastest batch is the least disturbed by other work on the machine.
-  const med = (v) => v.sort((p, q) => p - q)[v.length >> 1];
-  const a = med(ra), b = med(rb), pct = (x, y) => `${((y / x - 1) * 100).toFixed(1)} %`;
-  console.log(`| ${name} | ${a.toFixed(3)} | ${b.toFixed(3)} | ${pct(a, b)} | ${pct(ra[0], rb[0])} |`);
 }

@@ -7,7 +7,7 @@ import { type Result, execute } from './execute.js';
 import { Heap, WasmTensor } from './memory.js';
 import { type OpName, supportedDtypes } from './opsets.js';
 import { SCRATCH_BYTES } from './plain.js';
-import { type OpOptions, prepareMax, prepareRelu } from './plan.js';
+import { type OpOptions, Plan, prepareMax, prepareRelu } from './plan.js';
 import { type PlainTensorLike, type TensorLike, checkFits, checkInput, checkShape } from './validate.js';
 import type { OnnxOpsModule } from './wasm/onnx-ops-wasm.js';
 
@@ -16,12 +16,15 @@ export type { Result } from './execute.js';
 
 export class Ops {
   /** @internal */ declare readonly heap: Heap;
+  /** @internal The plan of the call being made (plan.ts). */ declare readonly plan: Plan;
   /** True when the loaded module runs wasm SIMD128 kernels. */
   readonly simd: boolean;
 
   /** @internal — use createOps(). */
   constructor(module: OnnxOpsModule, scratchBytes = SCRATCH_BYTES, float16Array?: TypedArrayConstructor) {
-    Object.defineProperty(this, 'heap', { value: new Heap(module, scratchBytes, float16Array) }); // not shown by console.log
+    // Not shown by console.log:
+    Object.defineProperty(this, 'heap', { value: new Heap(module, scratchBytes, float16Array) });
+    Object.defineProperty(this, 'plan', { value: new Plan() });
     this.simd = this.heap.wasm.simd() === 1;
   }
 
@@ -33,7 +36,12 @@ export class Ops {
   max(inputs: readonly TensorLike[], options: OpOptions & { out: WasmTensor }): WasmTensor;
   max(inputs: readonly TensorLike[], options?: OpOptions): Result | WasmTensor;
   max(inputs: readonly TensorLike[], options?: OpOptions): Result | WasmTensor {
-    return execute(this.heap, prepareMax(this.heap, inputs, options));
+    const p = this.#planOfCall();
+    try {
+      return execute(this.heap, prepareMax(this.heap, p, inputs, options));
+    } finally {
+      this.#done(p);
+    }
   }
 
   /** ONNX Relu: max(0, x) element-wise, for one input. */
@@ -42,7 +50,25 @@ export class Ops {
   relu(input: TensorLike, options: OpOptions & { out: WasmTensor }): WasmTensor;
   relu(input: TensorLike, options?: OpOptions): Result | WasmTensor;
   relu(input: TensorLike, options?: OpOptions): Result | WasmTensor {
-    return execute(this.heap, prepareRelu(this.heap, input, options, arguments.length));
+    const p = this.#planOfCall();
+    try {
+      return execute(this.heap, prepareRelu(this.heap, p, input, options, arguments.length));
+    } finally {
+      this.#done(p);
+    }
+  }
+
+  /** Calls in progress on this instance: more than one when a getter of a call's arguments makes another. */
+  #depth = 0;
+
+  /** The plan a call fills: the instance's own (plan.ts), or for a call made within another, a new one. */
+  #planOfCall(): Plan {
+    return this.#depth++ === 0 ? this.plan : new Plan();
+  }
+
+  #done(p: Plan): void {
+    this.#depth--;
+    p.clear();
   }
 
   /**

@@ -3,7 +3,7 @@
  * that execute.ts runs (the result's dtype, shape and size, the checked
  * inputs, where the result goes). Nothing here touches wasm memory.
  */
-import type { DTypeInfo } from './dtypes.js';
+import { DTYPE_INFO, type DTypeInfo } from './dtypes.js';
 import { type ErrorCode, OnnxOpsError, describe, showShape } from './errors.js';
 import { CHECKED, type Heap, WasmTensor } from './memory.js';
 import { type OpName, checkAllowed, opVersion } from './opsets.js';
@@ -25,25 +25,52 @@ export interface OpOptions {
 /**
  * A checked call. `wasm`: it runs in wasm memory (an input or `out` is a
  * wasm tensor) and returns a wasm tensor; otherwise it takes the plain path
- * (plain.ts) and returns a plain result.
+ * (plain.ts) and returns a plain result. One Plan per Ops instance serves
+ * call after call: prepare fills it, execute runs it, Ops empties it (a call
+ * made from within another, by a getter of its arguments, gets one of its
+ * own). So a call allocates nothing for its plan or its list of checked
+ * inputs: in WebKit, with large wasm memories, every allocation on the call
+ * path cost a share of a collection.
  */
-export interface Plan {
-  op: OpName;
-  info: DTypeInfo;
-  shape: readonly number[];
-  size: number;
-  inputs: readonly Checked[];
-  wasm: boolean;
+export class Plan {
+  op: OpName = 'Max';
+  info: DTypeInfo = DTYPE_INFO.float32;
+  shape: readonly number[] = NONE;
+  size = 0;
+  inputs: readonly Checked[] = NONE;
+  wasm = false;
   /** Every input is a wasm tensor. */
-  placed: boolean;
+  placed = false;
   /** A wasm tensor `out`. */
-  out: WasmTensor | undefined;
+  out: WasmTensor | undefined = undefined;
   /** A typed array `out`. */
-  outArray: OutArray | undefined;
+  outArray: OutArray | undefined = undefined;
+  /** The checked inputs' list, reused (see list). */
+  readonly #list: Checked[] = [];
+
+  /** The plan's list of checked inputs, `n` long. */
+  list(n: number): Checked[] {
+    const l = this.#list;
+    if (l.length !== n) l.length = n;
+    return l;
+  }
+
+  /** Lets go of the call's arguments. */
+  clear(): void {
+    this.shape = NONE;
+    this.inputs = NONE;
+    this.out = undefined;
+    this.outArray = undefined;
+    const l = this.#list;
+    for (let i = 0; i < l.length; i++) l[i] = NO_INPUT;
+  }
 }
 
+const NONE: readonly never[] = Object.freeze([]);
+const NO_INPUT: Checked = { info: DTYPE_INFO.float32, shape: NONE, size: 0, data: undefined, wasm: undefined, address: -1 };
+
 /** Max: 1..N inputs of one dtype; from Max-8 on they broadcast, before it they share one shape. */
-export function prepareMax(heap: Heap, inputs: unknown, options: unknown): Plan {
+export function prepareMax(heap: Heap, p: Plan, inputs: unknown, options: unknown): Plan {
   const op = 'Max';
   if (!Array.isArray(inputs)) fail('INVALID_ARGUMENT', op, 'inputs must be an array of tensors: max([a, b, ...])');
   const o = checkOptions(op, options);
@@ -51,7 +78,7 @@ export function prepareMax(heap: Heap, inputs: unknown, options: unknown): Plan 
   const out = checkOut(heap, op, o.out);
   const n = inputs.length;
   if (n === 0) fail('ARITY', op, 'needs at least one input');
-  const checked = new Array<Checked>(n); // its size: no backing store to grow
+  const checked = p.list(n);
   let tensors = 0;
   for (let i = 0; i < n; i++) { // holes too
     const c = checkInput(inputs[i], op, i, heap);
@@ -62,11 +89,11 @@ export function prepareMax(heap: Heap, inputs: unknown, options: unknown): Plan 
   const info = checkDtypes(op, version, checked);
   const first = checked[0].shape;
   const shape = version >= 8 ? broadcastChecked(checked, op) : sameShapes(version, checked);
-  return plan(heap, op, info, shape, shape === first ? checked[0].size : elementCount(shape), checked, tensors, out);
+  return plan(heap, p, op, info, shape, shape === first ? checked[0].size : elementCount(shape), checked, tensors, out);
 }
 
 /** Relu: exactly one input (a one-element array of it too); `count`: how many arguments the call had. */
-export function prepareRelu(heap: Heap, input: unknown, options: unknown, count: number): Plan {
+export function prepareRelu(heap: Heap, p: Plan, input: unknown, options: unknown, count: number): Plan {
   const op = 'Relu';
   if (Array.isArray(input)) input = onlyInput(input);
   if (input === undefined && count === 0) fail('ARITY', op, 'takes exactly one input, got none');
@@ -74,10 +101,12 @@ export function prepareRelu(heap: Heap, input: unknown, options: unknown, count:
   const version = opVersion(op, o.opset);
   const out = checkOut(heap, op, o.out);
   const c = checkInput(input, op, 0, heap);
-  const checked = [c];
   const tensors = c.wasm === undefined ? 0 : 1;
-  if (tensors === 0) checkUnchanged(op, [input], checked, out); // reading a wasm tensor runs no caller code
-  return plan(heap, op, checkDtypes(op, version, checked), c.shape, c.size, checked, tensors, out);
+  if (tensors === 0) checkUnchanged(op, [input], [c], out); // reading a wasm tensor runs no caller code
+  checkAllowed(op, version, c.info);
+  const checked = p.list(1);
+  checked[0] = c;
+  return plan(heap, p, op, c.info, c.shape, c.size, checked, tensors, out);
 }
 
 /** An error about the call as a whole. */
@@ -134,28 +163,40 @@ function dtypeMismatch(op: OpName, checked: readonly Checked[], i: number): neve
     `dtype ${checked[i].info.name} differs from input 0's ${checked[0].info.name} (all inputs must share one dtype)`);
 }
 
-/** The plan, once the result's shape is known: its size fits, and `out` takes it. `tensors`: how many inputs are wasm tensors. */
-function plan(heap: Heap, op: OpName, info: DTypeInfo, shape: readonly number[], size: number,
+/**
+ * Fills the plan, once the result's shape is known: its size fits, and `out`
+ * takes it. `tensors`: how many inputs are wasm tensors.
+ */
+function plan(heap: Heap, p: Plan, op: OpName, info: DTypeInfo, shape: readonly number[], size: number,
   inputs: readonly Checked[], tensors: number, out: WasmTensor | ArrayBufferView | undefined): Plan {
   checkFits(info, shape, size, op);
   const tensorOut = out instanceof WasmTensor;
-  const placed = tensors === inputs.length;
-  const p: Plan = { op, info, shape, size, inputs, wasm: tensors > 0 || tensorOut, placed, out: undefined, outArray: undefined };
+  const wasm = tensors > 0 || tensorOut;
+  let outArray: OutArray | undefined;
   if (tensorOut) {
     if (out.dtype !== info.name || !sameShape(out[CHECKED].shape, shape)) outMismatch(op, out, info, shape);
     // Each wasm tensor is its own allocation, so out can only overlap an
     // input by being that input, which then has the output's shape: in place.
-    p.out = out;
   } else if (out !== undefined) {
-    p.outArray = arrayOut(heap, p, out);
+    outArray = arrayOut(heap, op, info, shape, size, inputs, wasm, out);
   }
+  p.op = op;
+  p.info = info;
+  p.shape = shape;
+  p.size = size;
+  p.inputs = inputs;
+  p.wasm = wasm;
+  p.placed = tensors === inputs.length;
+  p.out = tensorOut ? out : undefined;
+  p.outArray = outArray;
   return p;
 }
 
-/** A typed array `out` for a plan (apart, so that plan() stays small enough to inline). */
-function arrayOut(heap: Heap, p: Plan, out: ArrayBufferView): OutArray {
-  if (p.wasm) throw new OnnxOpsError('INVALID_ARGUMENT', p.op, 'out', 'a typed array out goes with plain inputs only; use a wasm tensor');
-  return checkPlainOut(p.op, p.info, p.shape, p.size, out, p.inputs, heap);
+/** A typed array `out` (apart, so that plan() stays small enough to inline). */
+function arrayOut(heap: Heap, op: OpName, info: DTypeInfo, shape: readonly number[], size: number, inputs: readonly Checked[],
+  wasm: boolean, out: ArrayBufferView): OutArray {
+  if (wasm) throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out', 'a typed array out goes with plain inputs only; use a wasm tensor');
+  return checkPlainOut(op, info, shape, size, out, inputs, heap);
 }
 
 function outMismatch(op: OpName, out: WasmTensor, info: DTypeInfo, shape: readonly number[]): never {
