@@ -79,7 +79,7 @@ function plain(heap: Heap, p: Plan): Result {
     // group's result the first input of the next.
     const fold = (parts: readonly Part[]): Part => {
       const shape = broadcastChecked(parts, op);
-      return { data: runPlain(heap, op, info, parts, shape), shape, size: elementCount(shape) };
+      return { data: runPlain(heap, op, info, parts, shape), shape, size: elementCount(shape), address: -1 };
     };
     let acc = fold(inputs.slice(0, group));
     for (let i = group; i < inputs.length; i += group - 1) acc = fold([acc, ...inputs.slice(i, i + group - 1)]);

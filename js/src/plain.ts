@@ -19,16 +19,27 @@ import { elementCount } from './validate.js';
  */
 export const SCRATCH_BYTES = 1 << 21;
 
-/** An input as a window of a typed array (the validated inputs are parts as they are). */
+/**
+ * An input as a window of a typed array (the validated inputs are parts as
+ * they are). `address`: where a run placed it in wasm memory, so that the
+ * part itself is the kernel call's input (-1 before; a part is this call's
+ * own object, never a caller's).
+ */
 export interface Part {
   data: TypedArray;
   offset?: number; // in elements; none: the whole of data (then size === data.length)
   shape: readonly number[];
   size: number;
+  address: number;
 }
 
 /** The output's window: its offset is always known. */
-type OutPart = Part & { offset: number };
+interface OutPart {
+  data: TypedArray;
+  offset: number;
+  shape: readonly number[];
+  size: number;
+}
 
 const align16 = (n: number): number => Math.ceil(n / 16) * 16; // no 32-bit bit ops: n may pass 2^31
 
@@ -120,16 +131,15 @@ function once(heap: Heap, op: OpName, info: DTypeInfo, base: number, inputs: rea
   outShape: readonly number[], size: number, out: TypedArray | undefined, offset: number): TypedArray {
   let at = base;
   let outAddress = -1;
-  const parts: Placed[] = [];
   for (let i = 0; i < inputs.length; i++) {
     const p = inputs[i];
     heap.write(at, info, p.data, p.offset, p.size); // no offset: the whole array
-    parts.push({ shape: p.shape, address: at });
+    p.address = at;
     if (outAddress < 0 && p.size === size) outAddress = at;
     at += align16(p.size * info.bytes);
   }
   if (outAddress < 0) outAddress = at;
-  callOp(heap, op, info, parts, outShape, outAddress);
+  callOp(heap, op, info, inputs, outShape, outAddress);
   if (!out) return heap.read(info, outAddress, size);
   heap.readInto(out, info, offset, outAddress, size);
   return out;
@@ -166,7 +176,7 @@ function step(heap: Heap, op: OpName, info: DTypeInfo, base: number, capacity: n
     for (let r0 = 0; r0 < d0; r0 += rows) {
       const r = Math.min(rows, d0 - r0);
       const parts = inputs.map((p, i) => (spans[i]
-        ? { data: p.data, offset: (p.offset ?? 0) + r0 * (p.size / d0), shape: [r, ...p.shape.slice(1)], size: r * (p.size / d0) }
+        ? { data: p.data, offset: (p.offset ?? 0) + r0 * (p.size / d0), shape: [r, ...p.shape.slice(1)], size: r * (p.size / d0), address: -1 }
         : p));
       step(heap, op, info, base, capacity, parts,
         { data: out.data, offset: out.offset + r0 * restSize, shape: [r, ...rest], size: r * restSize });
@@ -177,7 +187,7 @@ function step(heap: Heap, op: OpName, info: DTypeInfo, base: number, capacity: n
   // each a problem of one rank less.
   for (let r = 0; r < d0; r++) {
     const parts = inputs.map((p, i) => {
-      if (spans[i]) return { data: p.data, offset: (p.offset ?? 0) + r * (p.size / d0), shape: p.shape.slice(1), size: p.size / d0 };
+      if (spans[i]) return { data: p.data, offset: (p.offset ?? 0) + r * (p.size / d0), shape: p.shape.slice(1), size: p.size / d0, address: -1 };
       return p.shape.length === rank ? { ...p, shape: p.shape.slice(1) } : p; // drop its leading 1
     });
     step(heap, op, info, base, capacity, parts,

@@ -48,7 +48,7 @@ export interface Checked {
   size: number;
   data: TypedArray | undefined; // plain inputs: the dtype's storage array (see storageOf: read it only through dtypes.ts)
   wasm: WasmTensor | undefined;
-  address: number; // a wasm tensor's address; -1 for plain data
+  address: number; // a wasm tensor's address; for plain data, where the plain path placed it (-1 before)
 }
 
 /** Checks a shape and returns a copy of it with its element count. */
