@@ -12,9 +12,15 @@ function rnd(n, seed, Array = Float32Array) { const a = new Array(n); lcg(n, see
 function rndHalf(n, seed) { const a = new Uint16Array(n); lcg(n, seed, (i, s) => { a[i] = (s >>> 16) & 0xbbff; }); return a; }
 function rndInt8(n, seed) { const a = new Int8Array(n); lcg(n, seed, (i, s) => { a[i] = (s >>> 24) - 128; }); return a; }
 
-/** The cells of a build's ops, by name: zero-copy calls (zc) on its tensors, plain calls on arrays. */
-export function cells(ops) {
+/**
+ * The cells of a build's ops, by name: zero-copy calls (zc) on its tensors,
+ * plain calls on arrays. With `only`, just the cells whose names contain one
+ * of its strings are made (their data allocated), so that a page or process
+ * holds no more memory than the cells timed need.
+ */
+export function cells(ops, only = null) {
   const c = {};
+  const def = (name, make) => { if (!only || only.some((f) => name.includes(f))) c[name] = make(); };
   const size = (shape) => shape.reduce((a, b) => a * b, 1);
   const T = (shape, seed, dtype = 'float32') => {
     const n = size(shape);
@@ -23,19 +29,19 @@ export function cells(ops) {
     return ops.tensor(dtype, shape, data);
   };
   // max2(shapeA, shapeB): zero-copy Max of two tensors into an output tensor.
-  const max2 = (name, sa, sb, so, dtype) => {
+  const max2 = (name, sa, sb, so, dtype) => def(name, () => {
     const x = T(sa, 1, dtype), y = T(sb, 2, dtype), out = T(so, 3, dtype);
-    c[name] = () => ops.max([x, y], { out });
-  };
+    return () => ops.max([x, y], { out });
+  });
   for (const n of [16, 1e4]) {
-    const x = T([n], 1), y = T([n], 2), out = T([n], 3);
-    c[`zc relu n=${n} out`] = () => ops.relu(x, { out });
-    c[`zc max2 n=${n} out`] = () => ops.max([x, y], { out });
+    def(`zc relu n=${n} out`, () => { const x = T([n], 1), out = T([n], 3); return () => ops.relu(x, { out }); });
+    max2(`zc max2 n=${n} out`, [n], [n], [n]);
   }
-  { const x = T([16], 1), y = T([16], 2); c['zc max2 n=16 no out'] = () => ops.max([x, y]).dispose(); }
-  { const x = T([1e4], 1), y = T([1e4], 2), z = T([1e4], 4), out = T([1e4], 3); c['zc max3 n=1e4 out'] = () => ops.max([x, y, z], { out }); }
-  { const x = T([1e6], 1), y = T([1e6], 2), z = T([1e6], 4), out = T([1e6], 3); c['zc max3 n=1e6 out'] = () => ops.max([x, y, z], { out }); }
-  { const x = T([1e6], 1), out = T([1e6], 3); c['zc relu n=1e6 out'] = () => ops.relu(x, { out }); }
+  def('zc max2 n=16 no out', () => { const x = T([16], 1), y = T([16], 2); return () => ops.max([x, y]).dispose(); });
+  const max3 = (n) => () => { const x = T([n], 1), y = T([n], 2), z = T([n], 4), out = T([n], 3); return () => ops.max([x, y, z], { out }); };
+  def('zc max3 n=1e4 out', max3(1e4));
+  def('zc max3 n=1e6 out', max3(1e6));
+  def('zc relu n=1e6 out', () => { const x = T([1e6], 1), out = T([1e6], 3); return () => ops.relu(x, { out }); });
   max2('zc max2 n=1e6 out', [1e6], [1e6], [1e6]);
   max2('zc max2 f16 n=1e6 out', [1e6], [1e6], [1e6], 'float16');
   max2('zc max2 i8 n=1e6 out', [1e6], [1e6], [1e6], 'int8');
@@ -52,12 +58,12 @@ export function cells(ops) {
   max2('zc bcast [64,16,256]+[64,1,256] out', [64, 16, 256], [64, 1, 256], [64, 16, 256]);
   max2('zc max2 [1e6]+[] out', [1e6], [], [1e6]);
   for (const n of [1e3, 1e5]) {
-    const x = rnd(n, 1), y = rnd(n, 2);
-    c[`plain relu n=${n}`] = () => ops.relu(x);
-    c[`plain max2 n=${n}`] = () => ops.max([x, y]);
+    def(`plain relu n=${n}`, () => { const x = rnd(n, 1); return () => ops.relu(x); });
+    def(`plain max2 n=${n}`, () => { const x = rnd(n, 1), y = rnd(n, 2); return () => ops.max([x, y]); });
   }
   return c;
 }
+
 /** µs per call of f over batches of at least ms. */
 function batch(f, ms) {
   let k = 0; const t0 = performance.now(); let t;
