@@ -86,11 +86,13 @@ function resolveFile(pathname, table) {
 }
 
 /**
- * Starts the server on 127.0.0.1. `port` 0 picks a free one.
- * Resolves to { url, port, close() }; close() resolves once the server stopped.
+ * Starts the server on 127.0.0.1. `port` 0 picks a free one; `ort: false`
+ * serves no /ort/ even where onnxruntime-web is installed (the e2e test of the
+ * panel without it). Resolves to { url, port, close() }; close() resolves once
+ * the server stopped.
  */
-export function startServer({ port = 8080, host = '127.0.0.1', log = false } = {}) {
-  const ortDir = findOrtDir();
+export function startServer({ port = 8080, host = '127.0.0.1', log = false, ort = true } = {}) {
+  const ortDir = ort ? findOrtDir() : undefined; // ort: false serves no /ort/ (as when it is not installed)
   const table = mounts(ortDir);
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
