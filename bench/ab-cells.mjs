@@ -72,15 +72,14 @@ function batch(f, ms) {
 }
 
 /**
- * Times the cells of two builds (ca, cb from cells()) whose names contain
- * one of `only` (all without it), alternating A and B batches of at least
- * `batchMs` over `rounds` rounds after three warm-up rounds: rows of the
- * medians and of the fastest batches (the least disturbed by other work).
+ * Times the cells of two builds (ca, cb from cells(), made with the same
+ * filter), alternating A and B batches of at least `batchMs` over `rounds`
+ * rounds after three warm-up rounds: rows of the medians and of the fastest
+ * batches (the least disturbed by other work).
  */
-export function compare(ca, cb, { only = null, batchMs = 25, rounds = 21 } = {}) {
+export function compare(ca, cb, { batchMs = 25, rounds = 21 } = {}) {
   const rows = [];
   for (const name of Object.keys(ca)) {
-    if (only && !only.some((f) => name.includes(f))) continue;
     for (let w = 0; w < 3; w++) { batch(ca[name], 40); batch(cb[name], 40); }
     const ra = [], rb = [];
     for (let r = 0; r < rounds; r++) {

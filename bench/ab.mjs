@@ -24,7 +24,7 @@ if (!browser) {
   const [libA, libB] = [await import(pathToFileURL(path.join(distOf(A), 'esm', 'index.js')).href),
     await import(pathToFileURL(path.join(distOf(B), 'esm', 'index.js')).href)];
   const [opsA, opsB] = [await libA.createOps(), await libB.createOps()];
-  console.log(table(compare(cells(opsA, only), cells(opsB, only), { only })));
+  console.log(table(compare(cells(opsA, only), cells(opsB, only))));
 } else {
   const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
   const { launch } = await import('../tests/browsers/drivers.mjs');
@@ -38,7 +38,7 @@ if (!browser) {
     const rows = await page.evaluate(async (filters) => {
       const [libA, libB, ab] = await Promise.all([import('/a/esm/index.js'), import('/b/esm/index.js'), import('/bench/ab-cells.mjs')]);
       const [opsA, opsB] = [await libA.createOps(), await libB.createOps()];
-      return ab.compare(ab.cells(opsA, filters), ab.cells(opsB, filters), { only: filters, batchMs: 40, rounds: 9 });
+      return ab.compare(ab.cells(opsA, filters), ab.cells(opsB, filters), { batchMs: 40, rounds: 9 });
     }, only);
     console.log(`${b.version}\n${table(rows)}`);
     await page.close();

@@ -64,13 +64,13 @@ export class Heap {
   #bufferSeen: ArrayBufferLike | undefined;
   #views: TypedArray[] = [];
 
+  /** The module's entry points (abi.ts). */
+  readonly wasm: Entries;
+
   /**
    * @param scratchLimit bytes the plain path may hold for one call (its
    *   scratch block); larger plain calls stream through it in chunks.
    */
-  /** The module's entry points (abi.ts). */
-  readonly wasm: Entries;
-
   constructor(readonly module: OnnxOpsModule, readonly scratchLimit: number,
     /** The runtime's Float16Array under createOps({ float16Array: true }). */
     readonly float16?: TypedArrayConstructor) {
