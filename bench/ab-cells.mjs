@@ -57,7 +57,7 @@ export function cells(ops, only = null) {
   max2('zc bcast [4,16,64]+[4,1,64] out', [4, 16, 64], [4, 1, 64], [4, 16, 64]);
   max2('zc bcast [64,16,256]+[64,1,256] out', [64, 16, 256], [64, 1, 256], [64, 16, 256]);
   max2('zc max2 [1e6]+[] out', [1e6], [], [1e6]);
-  for (const n of [1e3, 1e5]) {
+  for (const n of [16, 1e3, 1e4, 1e5, 1e6]) {
     def(`plain relu n=${n}`, () => { const x = rnd(n, 1); return () => ops.relu(x); });
     def(`plain max2 n=${n}`, () => { const x = rnd(n, 1), y = rnd(n, 2); return () => ops.max([x, y]); });
   }

@@ -160,7 +160,7 @@ function machine() {
   };
 }
 
-const FRESH_IDS = ['new+set', 'slice', 'buffer.slice', 'ctor(view)', 'allocUnsafeSlow+set', 'set (reused)'];
+const FRESH_IDS = ['new+set', 'slice', 'buffer.slice', 'ctor(view)', 'allocUnsafeSlow+set', 'set (reused)', 'new (untouched)'];
 const freshBrief = (row) => FRESH_IDS.filter((id) => row.results[id]).map((id) => `${id} ${fmtUs(row.results[id].median_us)}`).join(', ');
 
 // ---------------------------------------------------------------- Markdown
@@ -190,7 +190,8 @@ function freshLines(rows) {
   const L = ['## A fresh Float32Array from wasm memory', '',
     'What a plain call does with its result, alone: n float32 elements of a tensor\'s memory (`heap` is a',
     'Float32Array over all of wasm memory, `a` the element offset) into an array the caller owns. µs per call, median',
-    '<sub>min–max</sub> of the rounds; the last column copies into an array made once (the copy without the allocation).', '',
+    '<sub>min–max</sub> of the rounds. `set (reused)` is the copy without the allocation; `new (untouched)` the allocation',
+    'without the copy, and without the first write to its pages, which the ways above pay for.', '',
     ...ids.map((id) => `- \`${id}\`: ${rows[0].results[id].desc}`), '',
     `| n | ${ids.join(' | ')} |`, `|---:|${ids.map(() => '---:').join('|')}|`];
   for (const r of rows) L.push(`| ${fmtN(r.n)} | ${ids.map((id) => cell({ status: 'ok', ...r.results[id] })).join(' | ')} |`);
