@@ -57,10 +57,30 @@ export function cells(ops, only = null) {
   max2('zc bcast [4,16,64]+[4,1,64] out', [4, 16, 64], [4, 1, 64], [4, 16, 64]);
   max2('zc bcast [64,16,256]+[64,1,256] out', [64, 16, 256], [64, 1, 256], [64, 16, 256]);
   max2('zc max2 [1e6]+[] out', [1e6], [], [1e6]);
-  for (const n of [16, 1e3, 1e4, 1e5, 1e6]) {
+  for (const n of [16, 1e3, 1e4, 1e5, 3e5, 1e6, 4e6]) {
     def(`plain relu n=${n}`, () => { const x = rnd(n, 1); return () => ops.relu(x); });
     def(`plain max2 n=${n}`, () => { const x = rnd(n, 1), y = rnd(n, 2); return () => ops.max([x, y]); });
+    // Into a typed array made once: no fresh array, whose page faults swamp browser timings.
+    def(`plain+out relu n=${n}`, () => { const x = rnd(n, 1), out = new Float32Array(n); return () => ops.relu(x, { out }); });
+    def(`plain+out max2 n=${n}`, () => { const x = rnd(n, 1), y = rnd(n, 2), out = new Float32Array(n); return () => ops.max([x, y], { out }); });
   }
+  for (const n of [1e5, 1e6]) {
+    def(`plain+out max3 n=${n}`, () => { const x = rnd(n, 1), y = rnd(n, 2), z = rnd(n, 4), out = new Float32Array(n); return () => ops.max([x, y, z], { out }); });
+  }
+  def('plain+out bcast [1000,1024]+[1024]', () => {
+    const x = { dtype: 'float32', shape: [1000, 1024], data: rnd(1024000, 1) }, y = { dtype: 'float32', shape: [1024], data: rnd(1024, 2) };
+    const out = new Float32Array(1024000);
+    return () => ops.max([x, y], { out });
+  });
+  def('plain+out bcast [1000,1024]+[1000,1]', () => {
+    const x = { dtype: 'float32', shape: [1000, 1024], data: rnd(1024000, 1) }, y = { dtype: 'float32', shape: [1000, 1], data: rnd(1000, 2) };
+    const out = new Float32Array(1024000);
+    return () => ops.max([x, y], { out });
+  });
+  def('plain+out max2 [1e6]+[]', () => {
+    const x = rnd(1e6, 1), y = { dtype: 'float32', shape: [], data: rnd(1, 2) }, out = new Float32Array(1e6);
+    return () => ops.max([x, y], { out });
+  });
   return c;
 }
 

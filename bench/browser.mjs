@@ -57,8 +57,8 @@ const FRESH_AT = QUICK ? [1e3, 1e6] : FRESH_SIZES;
 // Fresh arrays' times swing with the garbage collector and the allocator: more rounds for their medians.
 const FRESH_ROUNDS = QUICK ? ROUNDS : Math.max(ROUNDS, 9);
 const DIST = path.resolve(opt('lib', path.join(ROOT, 'dist')));
-// Quick runs time one floor block (the library's 2 MiB scratch size) and one copy placement.
-const FLOOR_BLOCKS = QUICK ? [2 * 1024 * 1024] : undefined;
+// Quick runs time one floor block (the library's 256 KiB scratch size) and one copy placement.
+const FLOOR_BLOCKS = QUICK ? [256 * 1024] : undefined;
 const COPY_PLACEMENTS = QUICK ? 1 : undefined;
 const RESULTS = path.join(HERE, 'results');
 const outPrefix = (name) => path.join(RESULTS, `${PARTIAL ? 'quick-' : ''}${name}`);

@@ -229,8 +229,8 @@ export async function createCopyLimit() {
  * into a block of wasm memory (`ops.tensor('uint8', [block])`, public API only),
  * piece by piece, then the result's bytes copied out of it into a fresh array
  * (`freshBytes(outBytes)`, made as the library makes one) or into a
- * caller-supplied one. One function per block size: 256 KiB stays in L2,
- * 2 MiB is the library's scratch size; callers keep the faster.
+ * caller-supplied one. One function per block size: 256 KiB (the library's
+ * scratch size) stays in L2, 2 MiB does not; callers keep the faster.
  */
 export const FLOOR_BLOCKS = [256 * 1024, 2 * 1024 * 1024];
 export function createPlainFloor(ops, inputs, outBytes, freshBytes, blocks = FLOOR_BLOCKS) {

@@ -17,7 +17,7 @@ export interface CreateOpsOptions {
   wasmBinary?: ArrayBuffer | ArrayBufferView;
   /**
    * Wasm memory the plain path (typed arrays in and out) may use for one call,
-   * in bytes (default 2 MiB, at least 4 KiB). Larger plain calls stream
+   * in bytes (default 256 KiB, at least 4 KiB). Larger plain calls stream
    * through it in chunks, so they never grow wasm memory by more.
    */
   scratchBytes?: number;

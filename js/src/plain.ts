@@ -12,12 +12,12 @@ import type { OpName } from './opsets.js';
 import { elementCount } from './validate.js';
 
 /**
- * Default bytes of wasm memory the plain path may use for one call: 2 MiB, so
- * that two or three float32 inputs of 1e5 elements run in one go (faster
- * than in two chunks through 1 MiB), well under the 4 MiB a plain call may
- * grow wasm memory by.
+ * Default bytes of wasm memory the plain path may use for one call: 256 KiB,
+ * so that a chunk just copied in is still in the core's cache when the kernel
+ * and the copy out read it (larger blocks were slower from about 3e5 float32
+ * elements on, in every engine measured).
  */
-export const SCRATCH_BYTES = 1 << 21;
+export const SCRATCH_BYTES = 1 << 18;
 
 /**
  * An input as a window of a typed array (the validated inputs are parts as
@@ -83,7 +83,7 @@ function stream(heap: Heap, op: OpName, info: DTypeInfo, base: number, capacity:
     const p = inputs[i];
     if (p.size === total) {
       cut.push(i);
-      parts.push({ shape: p.shape, address: 0 }); // replaced per chunk
+      parts.push({ shape: p.shape, address: 0 }); // replaced at the first chunk
     } else {
       heap.write(at, info, p.data, p.offset, p.size);
       parts.push({ shape: [], address: at }); // a single value: rank 0 against the chunk's [size]
@@ -95,14 +95,17 @@ function stream(heap: Heap, op: OpName, info: DTypeInfo, base: number, capacity:
   const chunk = Math.floor((capacity - (at - base)) / (cut.length * 16)) * (16 / bytes);
   if (chunk < 1) throw new Error('onnx-ops-wasm: the scratch block cannot hold one chunk');
   const outAddress = at;
+  let shape: number[] = [];
   for (let offset = 0; offset < total; offset += chunk) {
     const size = Math.min(chunk, total - offset);
-    const shape = [size];
+    // The cut inputs' parts change only with the chunk's size: new for the first and the last.
+    const resized = shape[0] !== size;
+    if (resized) shape = [size];
     for (let k = 0; k < cut.length; k++) {
       const p = inputs[cut[k]];
       const address = at + k * chunk * bytes;
       heap.write(address, info, p.data, (p.offset ?? 0) + offset, size);
-      parts[cut[k]] = { shape, address };
+      if (resized) parts[cut[k]] = { shape, address };
     }
     callOp(heap, op, info, parts, shape, outAddress);
     heap.readInto(out, info, offset, outAddress, size);
