@@ -67,20 +67,15 @@ export function cells(ops, only = null) {
   for (const n of [1e5, 1e6]) {
     def(`plain+out max3 n=${n}`, () => { const x = rnd(n, 1), y = rnd(n, 2), z = rnd(n, 4), out = new Float32Array(n); return () => ops.max([x, y, z], { out }); });
   }
-  def('plain+out bcast [1000,1024]+[1024]', () => {
-    const x = { dtype: 'float32', shape: [1000, 1024], data: rnd(1024000, 1) }, y = { dtype: 'float32', shape: [1024], data: rnd(1024, 2) };
-    const out = new Float32Array(1024000);
+  // plainMax2(name, shapeA, shapeB): plain Max of two float32 tensors, A's shape the result's, into an array made once.
+  const P = (shape, seed) => ({ dtype: 'float32', shape, data: rnd(size(shape), seed) });
+  const plainMax2 = (name, sa, sb) => def(name, () => {
+    const x = P(sa, 1), y = P(sb, 2), out = new Float32Array(size(sa));
     return () => ops.max([x, y], { out });
   });
-  def('plain+out bcast [1000,1024]+[1000,1]', () => {
-    const x = { dtype: 'float32', shape: [1000, 1024], data: rnd(1024000, 1) }, y = { dtype: 'float32', shape: [1000, 1], data: rnd(1000, 2) };
-    const out = new Float32Array(1024000);
-    return () => ops.max([x, y], { out });
-  });
-  def('plain+out max2 [1e6]+[]', () => {
-    const x = rnd(1e6, 1), y = { dtype: 'float32', shape: [], data: rnd(1, 2) }, out = new Float32Array(1e6);
-    return () => ops.max([x, y], { out });
-  });
+  plainMax2('plain+out bcast [1000,1024]+[1024]', [1000, 1024], [1024]);
+  plainMax2('plain+out bcast [1000,1024]+[1000,1]', [1000, 1024], [1000, 1]);
+  plainMax2('plain+out max2 [1e6]+[]', [1e6], []);
   return c;
 }
 

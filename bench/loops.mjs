@@ -61,8 +61,8 @@ export async function runLoops({ createBenchKernels, createOps, createCopyLimit,
 
 // ---------------------------------------------------------------- the driver
 async function main() {
-  const [{ default: fs }, { default: os }, { default: path }, { fileURLToPath, pathToFileURL }] = await Promise.all([
-    import('node:fs'), import('node:os'), import('node:path'), import('node:url')]);
+  const [{ default: fs }, { default: os }, { default: path }, { fileURLToPath, pathToFileURL }, { cpuModel }] = await Promise.all([
+    import('node:fs'), import('node:os'), import('node:path'), import('node:url'), import('./timing.mjs')]);
   const HERE = path.dirname(fileURLToPath(import.meta.url));
   const ROOT = path.join(HERE, '..');
   const KERNELS = path.join(ROOT, 'build', 'wasm', 'bench', 'bench-kernels.cjs');
@@ -117,7 +117,7 @@ async function main() {
   const pct = (x) => `${Math.round(100 * x)} %`;
   const cols = ['vcopy', 'relu kernel', 'relu zero-copy', 'pmax', 'max kernel', 'max2 zero-copy'];
   const L = ['# The engines\' own loops against memory.copy', '',
-    `Written by \`bench/loops.mjs\` on ${new Date().toISOString()}: ${os.cpus()[0]?.model.trim()}, ${os.cpus().length} cores, ` +
+    `Written by \`bench/loops.mjs\` on ${new Date().toISOString()}: ${cpuModel()}, ${os.cpus().length} cores, ` +
     `load average ${os.loadavg().map((v) => v.toFixed(2)).join(' / ')} at the end; float32, median of ${rounds} interleaved rounds ` +
     'of batches of at least 40 ms; each column as a share of `memory.copy` of the same traffic (Relu: n elements in, n out; ' +
     'Max-2: 2n in, n out; the fastest of three placements), µs of the copy in brackets.', '',
