@@ -8,7 +8,7 @@ import { type TypedArray, copyInto } from './dtypes.js';
 import { type Heap, WasmTensor } from './memory.js';
 import { type Part, runPlain } from './plain.js';
 import type { Plan } from './plan.js';
-import { type Tensor, broadcastChecked, elementCount } from './validate.js';
+import { type Checked, type Tensor, broadcastChecked, elementCount } from './validate.js';
 
 /** A plain result: `{ dtype, shape, data }` with a fresh, caller-owned typed array. */
 export type Result = Tensor & { shape: number[] };
@@ -43,7 +43,7 @@ function inWasm(heap: Heap, p: Plan): WasmTensor {
         heap.write(address, info, c.data!);
       }
     }
-    result ??= new WasmTensor(heap, info.name, p.shape, p.size, heap.alloc(p.size * info.bytes, op));
+    result ??= new WasmTensor(heap, info.name, p.shape, p.size, heap.alloc(p.size * info.bytes, op), shapeOwner(inputs, p.shape));
     if (p.size > 0) callOp(heap, op, info, placed ?? inputs, p.shape, result.address);
     return result;
   } catch (e) {
@@ -52,6 +52,12 @@ function inWasm(heap: Heap, p: Plan): WasmTensor {
   } finally {
     for (let i = 0; placed && i < placed.length; i++) if (!inputs[i].wasm) heap.free(placed[i].address);
   }
+}
+
+/** The wasm tensor among the inputs whose shape the result's is, the very array (see WasmTensor's constructor). */
+function shapeOwner(inputs: readonly Checked[], shape: readonly number[]): WasmTensor | undefined {
+  for (let i = 0; i < inputs.length; i++) if (inputs[i].shape === shape && inputs[i].wasm) return inputs[i].wasm;
+  return undefined;
 }
 
 /**

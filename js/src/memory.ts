@@ -296,14 +296,18 @@ export class WasmTensor {
   readonly size: number;
   readonly byteLength: number;
 
-  /** @internal — use ops.tensor(). */
-  constructor(heap: Heap, dtype: DType, shape: readonly number[], size: number, address: number) {
+  /**
+   * @internal — use ops.tensor(). `like`: a tensor whose shape is `shape`
+   * itself (an op's result of an input's shape), whose shape arrays, never
+   * modified, the new one shares rather than copies.
+   */
+  constructor(heap: Heap, dtype: DType, shape: readonly number[], size: number, address: number, like?: WasmTensor) {
     this.#heap = heap;
     this.#address = address;
     const info = DTYPE_INFO[dtype];
-    this.#checked = { info, shape: [...shape], size, data: undefined, wasm: this, address };
+    this.#checked = { info, shape: like ? like.#checked.shape : [...shape], size, data: undefined, wasm: this, address };
     this.dtype = dtype;
-    this.shape = Object.freeze([...shape]);
+    this.shape = like ? like.shape : Object.freeze([...shape]);
     this.size = size;
     this.byteLength = size * info.bytes;
     Object.freeze(this);

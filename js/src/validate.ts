@@ -270,7 +270,7 @@ export function broadcastChecked(inputs: readonly { shape: readonly number[] }[]
   return first;
 }
 
-function broadcastMixed(inputs: readonly { shape: readonly number[] }[], op: string): number[] {
+function broadcastMixed(inputs: readonly { shape: readonly number[] }[], op: string): readonly number[] {
   let rank = 0;
   for (let i = 0; i < inputs.length; i++) rank = Math.max(rank, inputs[i].shape.length);
   const out: number[] = []; // packed (new Array(rank) would be holey: slower to read)
@@ -293,6 +293,8 @@ function broadcastMixed(inputs: readonly { shape: readonly number[] }[], op: str
       out[offset + k] = d;
     }
   }
+  // An input's own shape where it is the result's: the descriptor then shares its dims.
+  for (let i = 0; i < inputs.length; i++) if (sameShape(inputs[i].shape, out)) return inputs[i].shape;
   return out;
 }
 

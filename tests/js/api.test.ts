@@ -193,6 +193,30 @@ describe('wasm tensors (zero-copy)', () => {
     expect(ops.memoryStats().liveAllocations).toBe(0);
   });
 
+  test('a result of an input\'s shape outlives that input, with its own frozen shape of the same dims', async () => {
+    const ops = await getOps();
+    const x = ops.tensor('float32', [2, 3], new Float32Array([-1, 2, -3, 4, -5, 6]));
+    const row = ops.tensor('float32', [3], new Float32Array([0, 0, 5]));
+    const relu = ops.relu(x) as WasmTensor;
+    const max = ops.max([row, x]) as WasmTensor; // the broadcast is x's shape
+    x.dispose();
+    row.dispose();
+    for (const r of [relu, max]) {
+      expect(r.shape).toEqual([2, 3]);
+      expect(Object.isFrozen(r.shape)).toBe(true);
+      expect(r.size).toBe(6);
+    }
+    expect(Array.from(relu.data as Float32Array)).toEqual([0, 2, 0, 4, 0, 6]);
+    expect(Array.from(max.data as Float32Array)).toEqual([0, 2, 5, 4, 0, 6]);
+    // Used as inputs and out after the tensor whose shape they took is gone.
+    expect(ops.max([relu, max], { out: relu })).toBe(relu);
+    expect(Array.from(relu.data as Float32Array)).toEqual([0, 2, 5, 4, 0, 6]);
+    expect(Array.from((ops.relu(max.toPlain()) as { data: Float32Array }).data)).toEqual([0, 2, 5, 4, 0, 6]);
+    relu.dispose();
+    max.dispose();
+    expect(ops.memoryStats().liveAllocations).toBe(0);
+  });
+
   test('a plain result with out: out is returned and holds the result', async () => {
     const ops = await getOps();
     const out = ops.tensor('int16', [3]);
