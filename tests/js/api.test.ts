@@ -344,10 +344,10 @@ describe('float16 / bfloat16 helpers', () => {
   });
 });
 
-describe('zero-copy lanes (Ops.maxWasm, Ops.reluWasm)', () => {
-  // Calls whose inputs and out are all wasm tensors skip the general path's
-  // per-input records (js/src/ops.ts): they must give its bits, and leave to
-  // it, untouched, every call it would refuse.
+describe('calls on wasm tensors only (zero-copy)', () => {
+  // Calls whose inputs and out are all wasm tensors run in place, with no
+  // copies (js/src/execute.ts): they must give the reference's bits, and
+  // refuse, with out untouched, every call the checks refuse.
   const maxCases: [number[][], number[]][] = [
     [[[37], [37]], [37]], [[[37], []], [37]], [[[], [37], []], [37]], [[[5], [5], [5]], [5]],
     [[[6, 7], [6, 7], [6, 7], [6, 7]], [6, 7]], [[[1], []], [1]], [[[], []], []], [[[0], [0]], [0]], [[[0, 3], []], [0, 3]],
@@ -395,7 +395,7 @@ describe('zero-copy lanes (Ops.maxWasm, Ops.reluWasm)', () => {
     }
   });
 
-  test('calls the lanes refuse get the general path\'s errors, with out left as it was', async () => {
+  test('refused calls on wasm tensors get their error, with out left as it was', async () => {
     const ops = await createOps();
     const other = await createOps();
     const f = (shape: number[], dtype = 'float32') =>
@@ -405,7 +405,7 @@ describe('zero-copy lanes (Ops.maxWasm, Ops.reluWasm)', () => {
     for (const o of [out, out23, out24, outI, out4]) (o.data as Float32Array | Int32Array).fill(-7);
     const outs = [out, out23, out24, outI, out4];
     const before = outs.map((o) => Array.from(o.data as Float32Array | Int32Array));
-    expect(ops.max([a, b], { out })).toBe(out); // the lane is set up (descriptor made) and runs
+    expect(ops.max([a, b], { out })).toBe(out); // the descriptor block is made, and the call runs
     expect(Array.from(out.data as Float32Array)).toEqual([2, 2, 2]);
     (out.data as Float32Array).fill(-7);
     const gone = f([3]);
@@ -432,7 +432,7 @@ describe('zero-copy lanes (Ops.maxWasm, Ops.reluWasm)', () => {
       [() => ops.max([hugeEmpty, a], { out }), 'BROADCAST_MISMATCH'], // dims past int32: not for a descriptor
       [() => ops.max([a, s, row4], { out: out4 }), 'BROADCAST_MISMATCH'],
     ];
-    cases.push( // without out: the lane's new tensor is made only for a call it takes
+    cases.push( // without out: a new tensor is made only for a call that runs
       [() => ops.max([i32, i32], { opset: 6 }), 'DTYPE_NOT_ALLOWED'], [() => ops.max([a, s], { opset: 7 }), 'SHAPE_MISMATCH'],
       [() => ops.max([a, gone]), 'DISPOSED'], [() => ops.max([gone, a]), 'DISPOSED'], [() => ops.max([a, foreign]), 'FOREIGN_TENSOR'],
       [() => ops.max([foreign, a]), 'FOREIGN_TENSOR'], [() => ops.max([a, i32]), 'DTYPE_MISMATCH'],

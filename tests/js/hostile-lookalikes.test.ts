@@ -35,7 +35,7 @@ describe('look-alikes of a wasm tensor', () => {
     const o = await createOps();
     const t = o.tensor('float32', [3], new Float32Array([1, -2, 3]));
     const out = o.tensor('float32', [3]);
-    expect(o.max([t, t], { out })).toBe(out); // sets up the zero-copy lane (its descriptor block)
+    expect(o.max([t, t], { out })).toBe(out); // makes the descriptor block
     (out.data as Float32Array).fill(0);
     const base = o.memoryStats();
     const lying = new Proxy(t, {
