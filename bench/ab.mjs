@@ -5,10 +5,15 @@
 // cells whose name contains it). With --browser the same cells run in one
 // page of that browser (tests/browsers/drivers.mjs), in batches of at least
 // 40 ms, as browsers coarsen performance.now() to 0.1-1 ms.
+// Each build's cells come from a module instance of their own, so that the
+// call sites of one build never see the other's ops (as in a user's program).
 // Noise on a shared machine is a few per cent: rerun a cell that moves alone.
+// For cells under about 1 us in Node, run it as `node --single-threaded
+// bench/ab.mjs ...`: V8 then compiles on the main thread, and A/A runs agree
+// within 2 % (with background compilation, 5-19 % at n = 16).
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { cells, compare, table } from './ab-cells.mjs';
+import { table } from './ab-cells.mjs';
 
 const args = process.argv.slice(2);
 const browser = args.find((a) => a.startsWith('--browser='))?.slice('--browser='.length);
@@ -24,7 +29,8 @@ if (!browser) {
   const [libA, libB] = [await import(pathToFileURL(path.join(distOf(A), 'esm', 'index.js')).href),
     await import(pathToFileURL(path.join(distOf(B), 'esm', 'index.js')).href)];
   const [opsA, opsB] = [await libA.createOps(), await libB.createOps()];
-  console.log(table(compare(cells(opsA, only), cells(opsB, only))));
+  const [abA, abB] = [await import('./ab-cells.mjs?a'), await import('./ab-cells.mjs?b')];
+  console.log(table(abA.compare(abA.cells(opsA, only), abB.cells(opsB, only))));
 } else {
   const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
   const { launch } = await import('../tests/browsers/drivers.mjs');
@@ -36,9 +42,10 @@ if (!browser) {
     const page = await b.newPage();
     await page.goto(`${server.url}/page.html`);
     const rows = await page.evaluate(async (filters) => {
-      const [libA, libB, ab] = await Promise.all([import('/a/esm/index.js'), import('/b/esm/index.js'), import('/bench/ab-cells.mjs')]);
+      const [libA, libB, abA, abB] = await Promise.all([import('/a/esm/index.js'), import('/b/esm/index.js'),
+        import('/bench/ab-cells.mjs?a'), import('/bench/ab-cells.mjs?b')]);
       const [opsA, opsB] = [await libA.createOps(), await libB.createOps()];
-      return ab.compare(ab.cells(opsA, filters), ab.cells(opsB, filters), { batchMs: 40, rounds: 9 });
+      return abA.compare(abA.cells(opsA, filters), abB.cells(opsB, filters), { batchMs: 40, rounds: 9 });
     }, only);
     console.log(`${b.version}\n${table(rows)}`);
     await page.close();
