@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { DTYPES } from './common.mjs';
+import { DTYPES, cliOption } from './common.mjs';
 import { workloads } from './check.mjs';
 import { COLUMNS } from './cases.mjs';
 import { FRESH_SIZES, runFresh } from './fresh.mjs';
@@ -30,11 +30,7 @@ const ROOT = path.join(HERE, '..');
 
 // ---------------------------------------------------------------- options
 const argv = process.argv.slice(2);
-const opt = (name, def) => {
-  const a = argv.find((x) => x === `--${name}` || x.startsWith(`--${name}=`));
-  if (!a) return def;
-  return a.includes('=') ? a.slice(a.indexOf('=') + 1) : true;
-};
+const opt = (name, def) => cliOption(argv, name, def);
 const known = ['quick', 'browsers', 'sizes', 'workloads', 'dtypes', 'no-dtypes', 'dtype-n', 'peers', 'rounds', 'batch-ms', 'no-fresh', 'lib'];
 for (const a of argv) {
   if (!known.includes(a.replace(/^--/, '').split('=')[0])) { console.error(`unknown option ${a} (options: ${known.map((k) => `--${k}`).join(' ')})`); process.exit(2); }

@@ -330,3 +330,10 @@ export function compareOutputs(dtype, expected, got, mode = 'bits') {
   const show = (v) => (typeof v === 'bigint' ? `${v}n` : (isFloat(dtype) && dtype !== 'float32' && dtype !== 'float64') ? `0x${v.toString(16).padStart(4, '0')}` : Object.is(v, -0) ? '-0' : String(v));
   return { index: first, expected: show(expected[first]), got: show(got[first]), mismatches: count, reason: `${count} element(s) differ` };
 }
+
+/** A command-line option: `--name=value` gives the value, a bare `--name` true, none `fallback`. */
+export function cliOption(argv, name, fallback) {
+  const a = argv.find((x) => x === `--${name}` || x.startsWith(`--${name}=`));
+  if (a === undefined) return fallback;
+  return a.includes('=') ? a.slice(a.indexOf('=') + 1) : true;
+}

@@ -61,16 +61,14 @@ export async function runLoops({ createBenchKernels, createOps, createCopyLimit,
 
 // ---------------------------------------------------------------- the driver
 async function main() {
-  const [{ default: fs }, { default: os }, { default: path }, { fileURLToPath, pathToFileURL }, { cpuModel }] = await Promise.all([
-    import('node:fs'), import('node:os'), import('node:path'), import('node:url'), import('./timing.mjs')]);
+  const [{ default: fs }, { default: os }, { default: path }, { fileURLToPath, pathToFileURL }, { cpuModel }, { cliOption }] =
+    await Promise.all([import('node:fs'), import('node:os'), import('node:path'), import('node:url'), import('./timing.mjs'),
+      import('./common.mjs')]);
   const HERE = path.dirname(fileURLToPath(import.meta.url));
   const ROOT = path.join(HERE, '..');
   const KERNELS = path.join(ROOT, 'build', 'wasm', 'bench', 'bench-kernels.cjs');
   const argv = process.argv.slice(2);
-  const opt = (name, dflt) => {
-    const a = argv.find((x) => x === `--${name}` || x.startsWith(`--${name}=`));
-    return a === undefined ? dflt : a.includes('=') ? a.slice(a.indexOf('=') + 1) : true;
-  };
+  const opt = (name, dflt) => cliOption(argv, name, dflt);
   const browsers = String(opt('browsers', 'chromium,firefox,webkit')).split(',').filter(Boolean);
   const rounds = Number(opt('rounds', 9));
   for (const f of [KERNELS, path.join(ROOT, 'dist', 'esm', 'index.js')]) {

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import {
-  DTYPES, BYTES, randomData, compareOutputs, refMax, refRelu,
+  DTYPES, BYTES, cliOption, randomData, compareOutputs, refMax, refRelu,
 } from './common.mjs';
 import { createOrtPeer, createTfjsPeer, createJsPeer, createCopyLimit, COPY_PLACEMENTS } from './peers.mjs';
 import { workloads } from './check.mjs';
@@ -34,11 +34,7 @@ const require = createRequire(import.meta.url);
 
 // ---------------------------------------------------------------- options
 const argv = process.argv.slice(2);
-const opt = (name, def) => {
-  const a = argv.find((x) => x === `--${name}` || x.startsWith(`--${name}=`));
-  if (!a) return def;
-  return a.includes('=') ? a.slice(a.indexOf('=') + 1) : true;
-};
+const opt = (name, def) => cliOption(argv, name, def);
 const QUICK = !!opt('quick', false);
 const parseSizes = (s) => s.split(',').map((x) => Math.round(Number(x)));
 const SIZES = opt('sizes') ? parseSizes(opt('sizes')) : QUICK ? [16, 1e4, 1e6] : [1, 16, 256, 1e3, 1e4, 1e5, 1e6, 4e6, 1.6e7];

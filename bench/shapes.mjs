@@ -23,17 +23,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ARRAY_TYPES, BYTES, broadcastShapes, compareOutputs, randomData, refMax, sizeOf } from './common.mjs';
+import { ARRAY_TYPES, BYTES, broadcastShapes, cliOption, compareOutputs, randomData, refMax, sizeOf } from './common.mjs';
 import { COPY_PLACEMENTS, createCopyLimit, createOrtPeer } from './peers.mjs';
 import { TUNED, benchProcess, cpuModel, measure, processSettings, sink } from './timing.mjs';
 
 benchProcess(); // plain node unless --tuned, as run.mjs (timing.mjs)
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const opt = (name, dflt) => {
-  const a = process.argv.find((x) => x.startsWith(`--${name}=`));
-  return a ? a.slice(name.length + 3) : dflt;
-};
+const opt = (name, dflt) => cliOption(process.argv, name, dflt);
 const LIB = path.resolve(opt('lib', path.join(HERE, '..', 'dist', 'esm', 'index.js')));
 const DTYPES = opt('dtypes', 'float32,float16,int8,float64').split(',');
 const CS = opt('cs', '2,8,32,128').split(',').map(Number);
