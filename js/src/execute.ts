@@ -54,7 +54,7 @@ function inWasm(heap: Heap, p: Plan): WasmTensor {
   }
 }
 
-/** The wasm tensor among the inputs whose shape the result's is, the very array (see WasmTensor's constructor). */
+/** An input wasm tensor whose shape array is `shape` itself, for the result to share (see WasmTensor's constructor). */
 function shapeOwner(inputs: readonly Checked[], shape: readonly number[]): WasmTensor | undefined {
   for (let i = 0; i < inputs.length; i++) if (inputs[i].shape === shape && inputs[i].wasm) return inputs[i].wasm;
   return undefined;
