@@ -76,14 +76,18 @@ function flat(inputs: readonly { size: number }[], total: number): boolean {
 function stream(heap: Heap, op: OpName, info: DTypeInfo, base: number, capacity: number,
   inputs: readonly Part[], out: TypedArray, total: number): void {
   const bytes = info.bytes;
+  const shape = [0]; // the chunk's, set per chunk: every slot's part and the result share it
   const parts: Placed[] = [];
-  const cut: number[] = []; // the inputs refilled per chunk (at least one: total > 1)
+  const slots: { shape: number[]; address: number }[] = []; // the parts refilled per chunk (at least one: total > 1)
+  const cut: Part[] = []; // their inputs
   let at = base;
   for (let i = 0; i < inputs.length; i++) {
     const p = inputs[i];
     if (p.size === total) {
-      cut.push(i);
-      parts.push({ shape: p.shape, address: 0 }); // replaced at the first chunk
+      const slot = { shape, address: 0 }; // its address once the chunk's size is known
+      slots.push(slot);
+      cut.push(p);
+      parts.push(slot);
     } else {
       heap.write(at, info, p.data, p.offset, p.size);
       parts.push({ shape: [], address: at }); // a single value: rank 0 against the chunk's [size]
@@ -92,21 +96,14 @@ function stream(heap: Heap, op: OpName, info: DTypeInfo, base: number, capacity:
   }
   // Slots of a multiple of 16 bytes stay aligned. Max folds at most
   // scratchLimit / 64 inputs at a time, so 16 bytes of each always fit.
-  const chunk = Math.floor((capacity - (at - base)) / (cut.length * 16)) * (16 / bytes);
+  const chunk = Math.floor((capacity - (at - base)) / (slots.length * 16)) * (16 / bytes);
   if (chunk < 1) throw new Error('onnx-ops-wasm: the scratch block cannot hold one chunk');
+  for (let k = 0; k < slots.length; k++) slots[k].address = at + k * chunk * bytes;
   const outAddress = at;
-  let shape: number[] = [];
   for (let offset = 0; offset < total; offset += chunk) {
     const size = Math.min(chunk, total - offset);
-    // The cut inputs' parts change only with the chunk's size: new for the first and the last.
-    const resized = shape[0] !== size;
-    if (resized) shape = [size];
-    for (let k = 0; k < cut.length; k++) {
-      const p = inputs[cut[k]];
-      const address = at + k * chunk * bytes;
-      heap.write(address, info, p.data, (p.offset ?? 0) + offset, size);
-      if (resized) parts[cut[k]] = { shape, address };
-    }
+    shape[0] = size;
+    for (let k = 0; k < cut.length; k++) heap.write(slots[k].address, info, cut[k].data, (cut[k].offset ?? 0) + offset, size);
     callOp(heap, op, info, parts, shape, outAddress);
     heap.readInto(out, info, offset, outAddress, size);
   }
