@@ -85,7 +85,7 @@ export function prepareMax(heap: Heap, p: Plan, inputs: unknown, options: unknow
     checked[i] = c;
     if (c.wasm !== undefined) tensors++;
   }
-  if (tensors < n) checkUnchanged(op, inputs, checked, out); // reading a wasm tensor runs no caller code
+  checkUnchanged(op, checked, out);
   const info = checkDtypes(op, version, checked);
   const first = checked[0].shape;
   const shape = version >= 8 ? broadcastChecked(checked, op) : sameShapes(version, checked);
@@ -102,10 +102,10 @@ export function prepareRelu(heap: Heap, p: Plan, input: unknown, options: unknow
   const out = checkOut(heap, op, o.out);
   const c = checkInput(input, op, 0, heap);
   const tensors = c.wasm === undefined ? 0 : 1;
-  if (tensors === 0) checkUnchanged(op, [input], [c], out); // reading a wasm tensor runs no caller code
-  checkAllowed(op, version, c.info);
   const checked = p.list(1);
   checked[0] = c;
+  if (tensors === 0 && c.data !== input) checkUnchanged(op, checked, out); // only reading an object runs caller code
+  checkAllowed(op, version, c.info);
   return plan(heap, p, op, c.info, c.shape, c.size, checked, tensors, out);
 }
 

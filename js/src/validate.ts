@@ -207,24 +207,21 @@ function checkPlainInput(x: unknown, op: string, input: InputRef, owner: Heap | 
 
 /**
  * Checks, once all of a call's arguments were read, that the caller's code
- * run while reading them (getters of a `{ dtype, shape, data }` or `{ type,
- * dims, data }` input, of its shape, ...) changed nothing read before it: a
- * detached or resized buffer would make the call copy the wrong number of
- * elements, a disposed wasm tensor use freed memory. Only the inputs before
- * the last one whose reading may have run code need it (wasm tensors and bare
- * typed arrays are read without running any: frozen fields, internal slots);
- * `out` was read before all of them. `args`: the inputs as given.
+ * run while reading them changed nothing read before it: getters of a
+ * `{ dtype, shape, data }` or `{ type, dims, data }` input or of its shape,
+ * and for Max those of the inputs array itself (an accessor element, a
+ * Proxy), which may run before any input, a wasm tensor too. A detached or
+ * resized buffer would make the call copy the wrong number of elements, a
+ * disposed wasm tensor use freed memory. So every input before the last is
+ * checked, and `out`, read before all of them.
  */
-export function checkUnchanged(op: string, args: readonly unknown[], inputs: readonly Checked[], out?: unknown): void {
-  let last = inputs.length - 1;
-  // Not a wasm tensor, nor a bare typed array taken as it is: an object, whose reading may have run code.
-  while (last >= 0 && (inputs[last].wasm !== undefined || inputs[last].data === args[last])) last--;
-  for (let i = 0; i < last; i++) {
+export function checkUnchanged(op: string, inputs: readonly Checked[], out?: unknown): void {
+  for (let i = 0; i < inputs.length - 1; i++) {
     const c = inputs[i];
     const w = c.wasm;
     if (w !== undefined ? w.address < 0 : c.size === 0 || lengthOf(c.data!) !== c.size) recheck(op, c, i);
   }
-  if (last >= 0 && out instanceof WasmTensor) out.assertLive(op, 'out');
+  if (out instanceof WasmTensor) out.assertLive(op, 'out');
 }
 
 /** The full check of one input that may have changed (see checkUnchanged): throws if it did. */

@@ -71,6 +71,46 @@ export function hostileCases(lib: Lib, ops: () => Promise<Ops>, env: Env): Case[
       stillUsable(o, before, 'after detached buffers');
     } },
 
+    { name: 'hostile: the inputs array\'s own getters (an accessor element, a Proxy) dispose an earlier input or out, or detach one', run: async () => {
+      // Reading Max's inputs array runs caller code of its own, before a wasm
+      // tensor or bare typed array is read: as a first call, and as the same
+      // call made again after it ran.
+      const o = await ops();
+      const before = o.memoryStats();
+      type T = InstanceType<Lib['WasmTensor']>;
+      const accessor = (items: unknown[], at: number, act: () => void): never => {
+        const arr = [...items];
+        Object.defineProperty(arr, at, { get() { act(); return items[at]; } });
+        return arr as never;
+      };
+      const proxy = (items: unknown[], at: number, act: () => void): never =>
+        new Proxy([...items], { get(target, key, receiver) { if (key === String(at)) act(); return Reflect.get(target, key, receiver); } }) as never;
+      const nines = new Float32Array([9, 9, 9, 9]);
+      for (const [name, form] of [['an accessor element', accessor], ['a Proxy', proxy]] as const) {
+        for (const repeat of [false, true]) {
+          const x = o.tensor('float32', [4], new Float32Array([1, 2, 3, 4]));
+          const y = o.tensor('float32', [4], new Float32Array(4));
+          const out = o.tensor('float32', [4]);
+          if (repeat) eq(o.max([x, y], { out }) === out, true, 'the call to repeat');
+          const keep: T[] = []; // tensors that may take the freed memory
+          const once = (f: () => void) => { // the getter runs again when a repeat falls back to every check
+            let done = false;
+            return () => { if (!done) { done = true; f(); keep.push(o.tensor('float32', [4], nines)); } };
+          };
+          const what = `${name}${repeat ? ', repeated' : ''}`;
+          throwsOnnx(lib, 'Max', () => o.max(form([x, y], 1, once(() => x.dispose())), { out }), { code: 'DISPOSED', input: 0 });
+          const x2 = o.tensor('float32', [4], new Float32Array([1, 2, 3, 4]));
+          if (repeat) eq(o.max([x2, y], { out }) === out, true, 'the call to repeat');
+          throwsOnnx(lib, 'Max', () => o.max(form([x2, y], 1, once(() => out.dispose())), { out }), { code: 'DISPOSED', input: 'out' });
+          for (const k of keep) eq(Array.from(k.data as Float32Array), [9, 9, 9, 9], `${what}: a tensor made in the getter is untouched`);
+          const a = new Float32Array([1, 2, 3, 4]);
+          throwsOnnx(lib, 'Max', () => o.max(form([a, new Float32Array(4)], 1, () => detach(a.buffer))), { code: 'INVALID_ARGUMENT', input: 0 });
+          for (const t of [x2, y, ...keep]) t.dispose();
+        }
+      }
+      stillUsable(o, before, 'after the inputs arrays\' getters');
+    } },
+
     { name: 'hostile: SharedArrayBuffer views as inputs, tensor() data and out', run: async () => {
       const o = await ops();
       const before = o.memoryStats();
