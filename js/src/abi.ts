@@ -53,6 +53,7 @@ export interface DescriptorBlock {
   readonly wasm: Entries;
   descriptor(words: number, op: string): Int32Array;
   readonly descriptorAddress: number;
+  descriptorCall: number;
 }
 
 // The entries' statuses (src/status.h's Status) by number; 0 is success.
@@ -80,10 +81,24 @@ export const wasmHeapInUse = (w: Entries): number => w.heapInUse() >>> 0;
  * their Shapes (dims' address, rank: 2n), then every dim as an int64 (2
  * words, 8-byte aligned). An input with the output's very shape array shares
  * its dims. Dims must be below 2^31 (no tensor in wasm memory reaches 2 GiB;
- * empty calls are never sent).
+ * empty calls are never sent). `call`: a number naming a call that may be
+ * made again with the very same descriptor (plan.ts's Plan.id), which is then
+ * not written again while the block holds it; 0 for a call made once.
  */
 export function callOp(block: DescriptorBlock, op: OpName, info: DTypeInfo, inputs: readonly Placed[],
-  outShape: readonly number[], outAddress: number): void {
+  outShape: readonly number[], outAddress: number, call = 0): void {
+  if (call === 0 || block.descriptorCall !== call) writeCall(block, op, info, inputs, outShape, outAddress, call);
+  const base = block.descriptorAddress;
+  const status = op === 'Max' ? block.wasm.max(base) : block.wasm.relu(base);
+  if (status !== 0) {
+    throw new OnnxOpsError(STATUS_CODES[status] ?? 'INVALID_ARGUMENT', op, undefined,
+      `the kernel rejected the call (status ${status})`);
+  }
+}
+
+/** Writes a call's descriptor (see callOp). */
+function writeCall(block: DescriptorBlock, op: OpName, info: DTypeInfo, inputs: readonly Placed[], outShape: readonly number[],
+  outAddress: number, call: number): void {
   const n = inputs.length;
   const outRank = outShape.length;
   const shapesAt = 8 + n;
@@ -118,9 +133,5 @@ export function callOp(block: DescriptorBlock, op: OpName, info: DTypeInfo, inpu
       w[p + 1] = 0;
     }
   }
-  const status = op === 'Max' ? block.wasm.max(base) : block.wasm.relu(base);
-  if (status !== 0) {
-    throw new OnnxOpsError(STATUS_CODES[status] ?? 'INVALID_ARGUMENT', op, undefined,
-      `the kernel rejected the call (status ${status})`);
-  }
+  block.descriptorCall = call;
 }

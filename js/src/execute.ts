@@ -18,7 +18,7 @@ export function execute(heap: Heap, p: Plan): Result | WasmTensor {
   const out = p.out;
   if (!p.placed || !out) return inWasm(heap, p);
   // Wasm tensors into a wasm tensor: nothing to allocate or free.
-  if (p.size > 0) callOp(heap, p.op, p.info, p.inputs, p.shape, out.address);
+  if (p.size > 0) callOp(heap, p.op, p.info, p.inputs, p.shape, out.address, p.id);
   return out;
 }
 

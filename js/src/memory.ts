@@ -53,6 +53,8 @@ export class Heap {
   #descAddress = 0;
   #descWords = 0;
   #descView: Int32Array | undefined;
+  /** Which repeatable call's descriptor the block holds (abi.ts's callOp), 0 for none. */
+  descriptorCall = 0;
   /** The plain path's scratch block (not counted as live). */
   #scratchAddress = 0;
   #scratchBytes = 0;
@@ -204,7 +206,7 @@ export class Heap {
   trim(): void {
     if (this.#descAddress) this.wasm.release(this.#descAddress);
     if (this.#scratchAddress) this.wasm.release(this.#scratchAddress);
-    this.#descAddress = this.#descWords = this.#scratchAddress = this.#scratchBytes = 0;
+    this.#descAddress = this.#descWords = this.#scratchAddress = this.#scratchBytes = this.descriptorCall = 0;
     this.#descView = undefined;
   }
 

@@ -31,6 +31,11 @@ export interface OpOptions {
  * own). So a call allocates nothing for its plan or its list of checked
  * inputs: in WebKit, with large wasm memories, every allocation on the call
  * path cost a share of a collection.
+ *
+ * A plan of wasm tensors only is kept after its call instead (it holds no
+ * caller data, only those tensors), and serves the same call made again:
+ * the usual loop of zero-copy calls then skips every check but liveness,
+ * and the descriptor's writes.
  */
 export class Plan {
   op: OpName = 'Max';
@@ -47,6 +52,32 @@ export class Plan {
   outArray: OutArray | undefined = undefined;
   /** The checked inputs' list, reused (see list). */
   readonly #list: Checked[] = [];
+  /**
+   * Not 0 when the plan may serve its call again (see repeats): its inputs
+   * are all wasm tensors and `out` is one or none, whose dtypes and shapes
+   * never change. A number no other plan had, which also names the call's
+   * descriptor (abi.ts's callOp).
+   */
+  id = 0;
+  /** The call's opset, as given. */
+  opset: number | undefined = undefined;
+
+  /**
+   * Whether a call of `op` with this opset, `out` and `n` inputs may repeat
+   * the plan's call. If so, prepare compares the inputs themselves with the
+   * plan's (`inputs[i].wasm`), then, once every argument was read (which may
+   * have run caller code), their liveness (see live).
+   */
+  repeats(op: OpName, opset: number | undefined, out: unknown, n: number): boolean {
+    return this.id !== 0 && this.op === op && this.opset === opset && this.out === out && this.inputs.length === n;
+  }
+
+  /** Whether the plan's wasm tensors, `out` too, are all still live. */
+  live(heap: Heap): boolean {
+    const inputs = this.inputs;
+    for (let i = 0; i < inputs.length; i++) if (!WasmTensor.isLive(inputs[i].wasm!, heap)) return false;
+    return this.out === undefined || WasmTensor.isLive(this.out, heap);
+  }
 
   /** The plan's list of checked inputs, `n` long. */
   list(n: number): Checked[] {
@@ -55,8 +86,9 @@ export class Plan {
     return l;
   }
 
-  /** Lets go of the call's arguments. */
+  /** Lets go of the call's arguments, unless the plan may serve its call again (see id). */
   clear(): void {
+    if (this.id !== 0) return;
     this.shape = NONE;
     this.inputs = NONE;
     this.out = undefined;
@@ -66,6 +98,9 @@ export class Plan {
   }
 }
 
+/** The last Plan.id given. */
+let lastId = 0;
+
 const NONE: readonly never[] = Object.freeze([]);
 const NO_INPUT: Checked = { info: DTYPE_INFO.float32, shape: NONE, size: 0, data: undefined, wasm: undefined, address: -1 };
 
@@ -74,8 +109,23 @@ export function prepareMax(heap: Heap, p: Plan, inputs: unknown, options: unknow
   const op = 'Max';
   if (!Array.isArray(inputs)) fail('INVALID_ARGUMENT', op, 'inputs must be an array of tensors: max([a, b, ...])');
   const o = checkOptions(op, options);
-  const version = opVersion(op, o.opset);
-  const out = checkOut(heap, op, o.out);
+  const opset = o.opset;
+  const given = o.out;
+  const n = inputs.length;
+  if (p.repeats(op, opset, given, n)) { // the last call again, on the same wasm tensors
+    let i = 0;
+    while (i < n && inputs[i] === p.inputs[i].wasm) i++;
+    if (i === n && p.live(heap)) return p;
+  }
+  return planMax(heap, p, inputs, opset, given);
+}
+
+/** prepareMax for a call that is not the last one again: every check. */
+function planMax(heap: Heap, p: Plan, inputs: readonly unknown[], opset: number | undefined, given: unknown): Plan {
+  const op = 'Max';
+  p.id = 0;
+  const version = opVersion(op, opset);
+  const out = checkOut(heap, op, given);
   const n = inputs.length;
   if (n === 0) fail('ARITY', op, 'needs at least one input');
   const checked = p.list(n);
@@ -89,7 +139,7 @@ export function prepareMax(heap: Heap, p: Plan, inputs: unknown, options: unknow
   const info = checkDtypes(op, version, checked);
   const first = checked[0].shape;
   const shape = version >= 8 ? broadcastChecked(checked, op) : sameShapes(version, checked);
-  return plan(heap, p, op, info, shape, shape === first ? checked[0].size : elementCount(shape), checked, tensors, out);
+  return plan(heap, p, op, info, shape, shape === first ? checked[0].size : elementCount(shape), checked, tensors, out, opset);
 }
 
 /** Relu: exactly one input (a one-element array of it too); `count`: how many arguments the call had. */
@@ -98,15 +148,25 @@ export function prepareRelu(heap: Heap, p: Plan, input: unknown, options: unknow
   if (Array.isArray(input)) input = onlyInput(input);
   if (input === undefined && count === 0) fail('ARITY', op, 'takes exactly one input, got none');
   const o = checkOptions(op, options);
-  const version = opVersion(op, o.opset);
-  const out = checkOut(heap, op, o.out);
+  const opset = o.opset;
+  const given = o.out;
+  if (p.repeats(op, opset, given, 1) && input === p.inputs[0].wasm && p.live(heap)) return p; // the last call again
+  return planRelu(heap, p, input, opset, given);
+}
+
+/** prepareRelu for a call that is not the last one again: every check. */
+function planRelu(heap: Heap, p: Plan, input: unknown, opset: number | undefined, given: unknown): Plan {
+  const op = 'Relu';
+  p.id = 0;
+  const version = opVersion(op, opset);
+  const out = checkOut(heap, op, given);
   const c = checkInput(input, op, 0, heap);
   const tensors = c.wasm === undefined ? 0 : 1;
   const checked = p.list(1);
   checked[0] = c;
   if (tensors === 0 && c.data !== input) checkUnchanged(op, checked, out); // only reading an object runs caller code
   checkAllowed(op, version, c.info);
-  return plan(heap, p, op, c.info, c.shape, c.size, checked, tensors, out);
+  return plan(heap, p, op, c.info, c.shape, c.size, checked, tensors, out, opset);
 }
 
 /** An error about the call as a whole. */
@@ -168,7 +228,7 @@ function dtypeMismatch(op: OpName, checked: readonly Checked[], i: number): neve
  * takes it. `tensors`: how many inputs are wasm tensors.
  */
 function plan(heap: Heap, p: Plan, op: OpName, info: DTypeInfo, shape: readonly number[], size: number,
-  inputs: readonly Checked[], tensors: number, out: WasmTensor | ArrayBufferView | undefined): Plan {
+  inputs: readonly Checked[], tensors: number, out: WasmTensor | ArrayBufferView | undefined, opset: number | undefined): Plan {
   checkFits(info, shape, size, op);
   const tensorOut = out instanceof WasmTensor;
   const wasm = tensors > 0 || tensorOut;
@@ -189,6 +249,8 @@ function plan(heap: Heap, p: Plan, op: OpName, info: DTypeInfo, shape: readonly 
   p.placed = tensors === inputs.length;
   p.out = tensorOut ? out : undefined;
   p.outArray = outArray;
+  p.opset = opset;
+  p.id = p.placed && outArray === undefined ? ++lastId : 0;
   return p;
 }
 

@@ -83,5 +83,73 @@ export function zeroCopyCases(lib: Lib, ops: () => Promise<Ops>): Case[] {
     keep.dispose();
     stillUsable(o, before, 'after the disposed tensors');
   } });
+
+  cases.push({ name: 'zero-copy: a call repeated on the same tensors sees new data, another op or order, the opset, memory changes, liveness', run: async () => {
+    // Such a call reuses its checked plan and descriptor (js/src/plan.ts's
+    // Plan.id): everything but the tensors' identity must still count.
+    const o = await lib.createOps();
+    const other = await lib.createOps();
+    type T = InstanceType<Lib['WasmTensor']>;
+    const f32 = (bits: number[]) => new Float32Array(new Uint32Array(bits).buffer);
+    const nanA = 0x7fc00001, nanB = 0xffc00002;
+    const t = (data: Float32Array, shape = [data.length]) => o.tensor('float32', shape, data);
+    const want = (...ts: T[]) => refMax(ts.map((w) => w.toPlain())).bytes;
+    const x = t(f32([0x3f800000, 0xc0000000, nanA, 0x40800000])), y = t(f32([0x40400000, 0x3f800000, nanB, 0xc0a00000]));
+    const out = t(new Float32Array(4));
+    const max = () => o.max([x, y], { out });
+    for (let round = 0; round < 3; round++) eq(max() === out, true, 'Max into out, again');
+    sameBits(out.data, want(x, y), 4, 'the same call three times');
+    (x.data as Float32Array).set([7, -7, 7, 7]);
+    max();
+    sameBits(out.data, want(x, y), 4, 'new data: the kernel runs again');
+    (x.data as Float32Array).set(f32([nanA]), 2);
+    o.max([y, x], { out });
+    sameBits(out.data, want(y, x), 4, 'the other order: the other NaN');
+    max();
+    sameBits(out.data, want(x, y), 4, 'the first order again');
+    eq(o.relu(x, { out }) === out, true, 'Relu on the same tensors');
+    sameBits(out.data, refRelu(x.toPlain()), 4, 'Relu after Max');
+    o.max([x], { out });
+    sameBits(out.data, bytesOf(x.data), 4, 'Max of one input after Relu');
+    o.relu(x, { out });
+    sameBits(out.data, refRelu(x.toPlain()), 4, 'Relu after Max-of-one');
+    const between: [string, () => unknown][] = [
+      ['a plain call', () => o.max([new Float32Array([1, 2]), new Float32Array([2, 1])])],
+      ['another instance\'s call', () => other.relu(other.tensor('float32', [3]), { out: other.tensor('float32', [3]) })],
+      ['trimMemory()', () => o.trimMemory()],
+      ['memory growth', () => o.tensor('uint8', [o.memoryStats().memoryBytes]).dispose()],
+    ];
+    for (const [what, call] of between) {
+      (out.data as Float32Array).fill(0);
+      call();
+      max();
+      sameBits(out.data, want(x, y), 4, `after ${what}`);
+    }
+    const [r1, r2] = [o.max([x, y]) as T, o.max([x, y]) as T];
+    check(r1 !== r2, 'without out, a new tensor each time');
+    sameBits(r1.data, want(x, y), 4, 'the first new tensor');
+    sameBits(r2.data, want(x, y), 4, 'the second new tensor');
+    r1.dispose();
+    r2.dispose();
+    const i = o.tensor('int32', [4]), io = o.tensor('int32', [4]), row = t(new Float32Array(4), [1, 4]), o14 = t(new Float32Array(4), [1, 4]);
+    eq(o.max([i, i], { out: io }) === io, true, 'int32 Max at the newest opset');
+    throwsOnnx(lib, 'Max', () => o.max([i, i], { out: io, opset: 6 }), { code: 'DTYPE_NOT_ALLOWED' });
+    eq(o.max([i, i], { out: io, opset: 13 }) === io, true, 'int32 Max at opset 13');
+    throwsOnnx(lib, 'Relu', () => o.relu(i, { out: io, opset: 6 }), { code: 'DTYPE_NOT_ALLOWED' });
+    eq(o.max([row, x], { out: o14 }) === o14, true, 'Max broadcasting');
+    throwsOnnx(lib, 'Max', () => o.max([row, x], { out: o14, opset: 7 }), { code: 'SHAPE_MISMATCH' });
+    y.dispose();
+    throwsOnnx(lib, 'Max', max, { code: 'DISPOSED', input: 1 });
+    const y2 = t(f32([0x40400000, 0x3f800000, nanB, 0xc0a00000]));
+    eq(o.max([x, y2], { out }) === out, true, 'a new input');
+    out.dispose();
+    const out2 = t(new Float32Array([9, 9, 9, 9])); // may take out's memory
+    throwsOnnx(lib, 'Max', () => o.max([x, y2], { out }), { code: 'DISPOSED', input: 'out' });
+    eq(Array.from(out2.data as Float32Array), [9, 9, 9, 9], 'the tensor made after out was disposed is untouched');
+    eq(o.max([x, y2], { out: out2 }) === out2, true, 'a new out');
+    sameBits(out2.data, want(x, y2), 4, 'into the new out');
+    for (const w of [x, y2, out2, i, io, row, o14]) w.dispose();
+    eq(o.memoryStats().liveAllocations, 0, 'everything freed');
+  } });
   return cases;
 }
