@@ -38,6 +38,15 @@ export function cells(ops, only = null) {
     max2(`zc max2 n=${n} out`, [n], [n], [n]);
   }
   def('zc max2 n=16 no out', () => { const x = T([16], 1), y = T([16], 2); return () => ops.max([x, y]).dispose(); });
+  // Two different calls in turn, as a model's layers make them: no call repeats the one before it.
+  def('zc max2+relu n=16 out, in turn', () => {
+    const x = T([16], 1), y = T([16], 2), t = T([16], 3), out = T([16], 4);
+    return () => { ops.max([x, y], { out: t }); ops.relu(t, { out }); };
+  });
+  def('zc max2+max2 n=16 out, in turn', () => {
+    const x = T([16], 1), y = T([16], 2), z = T([16], 5), t = T([16], 3), out = T([16], 4);
+    return () => { ops.max([x, y], { out: t }); ops.max([t, z], { out }); };
+  });
   const max3 = (n) => () => { const x = T([n], 1), y = T([n], 2), z = T([n], 4), out = T([n], 3); return () => ops.max([x, y, z], { out }); };
   def('zc max3 n=1e4 out', max3(1e4));
   def('zc max3 n=1e6 out', max3(1e6));

@@ -16,7 +16,8 @@ export type { Result } from './execute.js';
 
 export class Ops {
   /** @internal */ declare readonly heap: Heap;
-  /** @internal The plan of the call being made (plan.ts). */ declare readonly plan: Plan;
+  /** @internal Each op's plan (plan.ts): of the call being made, or kept from the last one. */
+  declare readonly plans: { readonly Max: Plan; readonly Relu: Plan };
   /** True when the loaded module runs wasm SIMD128 kernels. */
   readonly simd: boolean;
 
@@ -24,7 +25,7 @@ export class Ops {
   constructor(module: OnnxOpsModule, scratchBytes = SCRATCH_BYTES, float16Array?: TypedArrayConstructor) {
     // Not shown by console.log:
     Object.defineProperty(this, 'heap', { value: new Heap(module, scratchBytes, float16Array) });
-    Object.defineProperty(this, 'plan', { value: new Plan() });
+    Object.defineProperty(this, 'plans', { value: { Max: new Plan(), Relu: new Plan() } });
     this.simd = this.heap.wasm.simd() === 1;
   }
 
@@ -36,7 +37,7 @@ export class Ops {
   max(inputs: readonly TensorLike[], options: OpOptions & { out: WasmTensor }): WasmTensor;
   max(inputs: readonly TensorLike[], options?: OpOptions): Result | WasmTensor;
   max(inputs: readonly TensorLike[], options?: OpOptions): Result | WasmTensor {
-    const p = this.#planOfCall();
+    const p = this.#planOfCall(this.plans.Max);
     try {
       return execute(this.heap, prepareMax(this.heap, p, inputs, options));
     } finally {
@@ -50,7 +51,7 @@ export class Ops {
   relu(input: TensorLike, options: OpOptions & { out: WasmTensor }): WasmTensor;
   relu(input: TensorLike, options?: OpOptions): Result | WasmTensor;
   relu(input: TensorLike, options?: OpOptions): Result | WasmTensor {
-    const p = this.#planOfCall();
+    const p = this.#planOfCall(this.plans.Relu);
     try {
       return execute(this.heap, prepareRelu(this.heap, p, input, options, arguments.length));
     } finally {
@@ -61,9 +62,9 @@ export class Ops {
   /** Calls in progress on this instance: more than one when a getter of a call's arguments makes another. */
   #depth = 0;
 
-  /** The plan a call fills: the instance's own (plan.ts), or for a call made within another, a new one. */
-  #planOfCall(): Plan {
-    return this.#depth++ === 0 ? this.plan : new Plan();
+  /** The plan a call fills: the op's own (plan.ts), or for a call made within another, a new one. */
+  #planOfCall(own: Plan): Plan {
+    return this.#depth++ === 0 ? own : new Plan();
   }
 
   #done(p: Plan): void {

@@ -25,10 +25,11 @@ export interface OpOptions {
 /**
  * A checked call. `wasm`: it runs in wasm memory (an input or `out` is a
  * wasm tensor) and returns a wasm tensor; otherwise it takes the plain path
- * (plain.ts) and returns a plain result. One Plan per Ops instance serves
- * call after call: prepare fills it, execute runs it, Ops empties it (a call
- * made from within another, by a getter of its arguments, gets one of its
- * own). So a call allocates nothing for its plan or its list of checked
+ * (plain.ts) and returns a plain result. One Plan per op of an Ops instance
+ * serves call after call: prepare fills it, execute runs it, Ops empties it
+ * (a call made from within another, by a getter of its arguments, gets one
+ * of its own). Apart per op, so that calls of the two ops in turn neither
+ * resize its list of inputs nor end each other's repeats (see id). So a call allocates nothing for its plan or its list of checked
  * inputs: in WebKit, with large wasm memories, every allocation on the call
  * path cost a share of a collection.
  *
@@ -112,7 +113,7 @@ export function prepareMax(heap: Heap, p: Plan, inputs: unknown, options: unknow
   const opset = o.opset;
   const given = o.out;
   const n = inputs.length;
-  if (p.repeats(op, opset, given, n)) { // the last call again, on the same wasm tensors
+  if (p.repeats(op, opset, given, n)) { // the op's last call again, on the same wasm tensors
     let i = 0;
     while (i < n && inputs[i] === p.inputs[i].wasm) i++;
     if (i === n && p.live(heap)) return p;
@@ -150,7 +151,7 @@ export function prepareRelu(heap: Heap, p: Plan, input: unknown, options: unknow
   const o = checkOptions(op, options);
   const opset = o.opset;
   const given = o.out;
-  if (p.repeats(op, opset, given, 1) && input === p.inputs[0].wasm && p.live(heap)) return p; // the last call again
+  if (p.repeats(op, opset, given, 1) && input === p.inputs[0].wasm && p.live(heap)) return p; // the op's last call again
   return planRelu(heap, p, input, opset, given);
 }
 

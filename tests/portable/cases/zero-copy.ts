@@ -125,6 +125,15 @@ export function zeroCopyCases(lib: Lib, ops: () => Promise<Ops>): Case[] {
       max();
       sameBits(out.data, want(x, y), 4, `after ${what}`);
     }
+    const a = t(new Float32Array([-1, -2, 3, 4])), b = t(new Float32Array([-3, -1, 1, 2])), ab = t(new Float32Array(4));
+    for (let round = 0; round < 3; round++) { // Max and Relu in turn: each repeats its own last call
+      (a.data as Float32Array)[3] = -round;
+      eq(o.max([a, b], { out: ab }) === ab, true, 'Max in turn');
+      eq(o.relu(ab, { out }) === out, true, 'Relu in turn');
+      sameBits(ab.data, want(a, b), 4, `Max in turn, round ${round}`);
+      sameBits(out.data, refRelu(ab.toPlain()), 4, `Relu in turn, round ${round}`);
+    }
+    for (const w of [a, b, ab]) w.dispose();
     const [r1, r2] = [o.max([x, y]) as T, o.max([x, y]) as T];
     check(r1 !== r2, 'without out, a new tensor each time');
     sameBits(r1.data, want(x, y), 4, 'the first new tensor');
