@@ -151,6 +151,14 @@ export function zeroCopyCases(lib: Lib, ops: () => Promise<Ops>): Case[] {
     throwsOnnx(lib, 'Max', max, { code: 'DISPOSED', input: 1 });
     const y2 = t(f32([0x40400000, 0x3f800000, nanB, 0xc0a00000]));
     eq(o.max([x, y2], { out }) === out, true, 'a new input');
+    const scratch = t(new Float32Array(4));
+    const arr = [x, y2];
+    Object.defineProperty(arr, 1, { get() { o.relu(x, { out: scratch }); o.trimMemory(); return y2; } });
+    (out.data as Float32Array).fill(0);
+    eq(o.max(arr, { out }) === out, true, 'a repeat whose inputs array makes another call and trims memory');
+    sameBits(out.data, want(x, y2), 4, 'that repeat\'s result');
+    sameBits(scratch.data, refRelu(x.toPlain()), 4, 'the call made by the getter');
+    scratch.dispose();
     out.dispose();
     const out2 = t(new Float32Array([9, 9, 9, 9])); // may take out's memory
     throwsOnnx(lib, 'Max', () => o.max([x, y2], { out }), { code: 'DISPOSED', input: 'out' });
