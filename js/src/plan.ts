@@ -28,10 +28,11 @@ export interface OpOptions {
  * (plain.ts) and returns a plain result. One Plan per op of an Ops instance
  * serves call after call: prepare fills it, execute runs it, Ops empties it
  * (a call made from within another, by a getter of its arguments, gets one
- * of its own). Apart per op, so that calls of the two ops in turn neither
- * resize its list of inputs nor end each other's repeats (see id). So a call allocates nothing for its plan or its list of checked
- * inputs: in WebKit, with large wasm memories, every allocation on the call
- * path cost a share of a collection.
+ * of its own). So a call allocates nothing for its plan or its list of
+ * checked inputs: in WebKit, with large wasm memories, every allocation on
+ * the call path cost a share of a collection. There is one per op so that
+ * calls of the two ops in turn neither resize each other's list of inputs
+ * nor end each other's repeats (see id).
  *
  * A plan of wasm tensors only is kept after its call instead (it holds no
  * caller data, only those tensors), and serves the same call made again:
