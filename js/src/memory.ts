@@ -65,6 +65,11 @@ export class Heap {
    */
   #bufferSeen: ArrayBufferLike | undefined;
   #views: TypedArray[] = [];
+  /** The last window read (see #window): the heap view it is of, its address and length. */
+  #lastWindow: TypedArray | undefined;
+  #windowOf: TypedArray | undefined;
+  #windowAt = 0;
+  #windowCount = 0;
 
   /** The module's entry points (abi.ts). */
   readonly wasm: Entries;
@@ -212,8 +217,24 @@ export class Heap {
 
   /** Copies `count` elements of a dtype at `address` into `target` (its storage array) from element `offset` on. */
   readInto(target: TypedArray, info: DTypeInfo, offset: number, address: number, count: number): void {
+    copyInto(target, this.#window(info, address, count), offset);
+  }
+
+  /**
+   * A view of `count` elements of a dtype at `address`, kept for the next
+   * call: calls in a row read the same window of the scratch block, and a
+   * new view costs more than a small call's copy. Made again when any of
+   * them differs or the memory grew (the heap view is then another).
+   */
+  #window(info: DTypeInfo, address: number, count: number): TypedArray {
+    const heapView = this.#heapView(info);
+    const w = this.#lastWindow;
+    if (w !== undefined && this.#windowOf === heapView && this.#windowAt === address && this.#windowCount === count) return w;
     const at = address / info.bytes;
-    copyInto(target, this.#heapView(info).subarray(at, at + count), offset);
+    this.#windowOf = heapView;
+    this.#windowAt = address;
+    this.#windowCount = count;
+    return (this.#lastWindow = heapView.subarray(at, at + count));
   }
 
   /**

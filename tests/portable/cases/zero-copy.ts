@@ -68,6 +68,35 @@ export function zeroCopyCases(lib: Lib, ops: () => Promise<Ops>): Case[] {
     eq(o.memoryStats().liveAllocations, 0, 'everything freed');
   } });
 
+  // The plain path copies a result out of its scratch block through a view it
+  // keeps for the next call (memory.ts): a call whose result lies elsewhere in
+  // the block, or is shorter, or comes after the memory grew, must not reuse it.
+  cases.push({ name: 'plain path: results into a typed-array out, call after call, as the result\'s place and size change', run: async () => {
+    const o = await lib.createOps();
+    const f = (...v: number[]) => new Float32Array(v);
+    const into = (n: number) => new Float32Array(n).fill(99);
+    const a = f(1, -2, 3, -4), b = f(-1, 5, -3, 2);
+    const r1 = into(4);
+    o.max([a, b], { out: r1 }); // the result goes over a's slot in the block
+    eq(Array.from(r1), [1, 5, 3, 2], 'Max of two arrays');
+    const r2 = into(4);
+    o.max([{ dtype: 'float32', shape: [], data: f(0) }, a], { out: r2 }); // over a's slot, now after the scalar's
+    eq(Array.from(r2), [1, 0, 3, 0], 'Max of a scalar and an array: the result lies elsewhere in the block');
+    const r3 = into(3);
+    o.relu(f(-5, 6, -7), { out: r3 });
+    eq(Array.from(r3), [0, 6, 0], 'Relu of three elements: a shorter result');
+    const r4 = into(4);
+    o.relu(a, { out: r4 });
+    eq(Array.from(r4), [1, 0, 3, 0], 'Relu of four');
+    const grownFrom = o.memoryStats().memoryBytes;
+    const big = o.tensor('float64', [4 << 20]); // 32 MiB: the memory must grow
+    check(o.memoryStats().memoryBytes > grownFrom, 'the memory grew');
+    const r5 = into(4);
+    o.relu(b, { out: r5 });
+    eq(Array.from(r5), [0, 5, 0, 2], 'Relu of four after the memory grew');
+    big.dispose();
+  } });
+
   cases.push({ name: 'zero-copy: a disposed tensor is DISPOSED everywhere and frees nothing twice', run: async () => {
     const o = await ops();
     const before = o.memoryStats();
