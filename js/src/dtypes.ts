@@ -162,10 +162,20 @@ const KIND_DTYPE = new Map<string, DTypeInfo>(([
   ['BigUint64Array', 'uint64'],
 ] as const).map(([kind, d]) => [kind, DTYPE_INFO[d]]));
 
+// The last kind looked up, as for dtypeInfo's last name.
+let lastKind = 'Float32Array';
+let lastKindInfo = DTYPE_INFO.float32;
+
 /** The dtype a bare typed array stands for (Uint16Array is uint16; Float16Array is float16). */
 export function dtypeOfArray(a: ArrayBufferView): DTypeInfo | undefined {
   const kind = typedArrayKind(a);
-  return kind === undefined ? undefined : KIND_DTYPE.get(kind);
+  if (kind === lastKind) return lastKindInfo;
+  const info = kind === undefined ? undefined : KIND_DTYPE.get(kind);
+  if (info !== undefined) {
+    lastKind = kind!;
+    lastKindInfo = info;
+  }
+  return info;
 }
 
 // ---- float16 / bfloat16 <-> number ------------------------------------------
