@@ -144,10 +144,10 @@ export function typedArrayKind(x: unknown): string | undefined {
  * (same buffer, offset and element count, read from internal slots); a copy
  * when that memory lies in `copyFrom` (wasm memory, which a call may grow,
  * detaching any view). Throws a TypeError when x's buffer is detached or too short for x.
+ * `buffer`: x's, when the caller has read it (a read is a call into the engine).
  */
 export function standardView(x: ArrayBufferView, array: TypedArrayConstructor, copyFrom?: ArrayBufferLike,
-  same = false): TypedArray {
-  const buffer = getBuffer.call(x) as ArrayBufferLike;
+  same = false, buffer = getBuffer.call(x) as ArrayBufferLike): TypedArray {
   const length = getLength.call(x) as number; // 0 when detached
   if (length === 0) assertInBounds(x);
   if (same && buffer !== copyFrom) return x as TypedArray;
@@ -166,9 +166,8 @@ const KIND_DTYPE = new Map<string, DTypeInfo>(([
 let lastKind = 'Float32Array';
 let lastKindInfo = DTYPE_INFO.float32;
 
-/** The dtype a bare typed array stands for (Uint16Array is uint16; Float16Array is float16). */
-export function dtypeOfArray(a: ArrayBufferView): DTypeInfo | undefined {
-  const kind = typedArrayKind(a);
+/** The dtype a bare typed array of a kind (typedArrayKind) stands for (Uint16Array is uint16; Float16Array is float16). */
+export function dtypeOfKind(kind: string | undefined): DTypeInfo | undefined {
   if (kind === lastKind) return lastKindInfo;
   const info = kind === undefined ? undefined : KIND_DTYPE.get(kind);
   if (info !== undefined) {

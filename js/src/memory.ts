@@ -328,7 +328,7 @@ export class WasmTensor {
     this.#heap = heap;
     this.#address = address;
     const info = DTYPE_INFO[dtype];
-    this.#checked = { info, shape: like ? like.#checked.shape : [...shape], size, data: undefined, wasm: this, address };
+    this.#checked = { info, shape: like ? like.#checked.shape : [...shape], size, data: undefined, wasm: this, address, buffer: undefined };
     this.dtype = dtype;
     this.shape = like ? like.shape : Object.freeze([...shape]);
     this.size = size;

@@ -104,7 +104,7 @@ export class Plan {
 let lastId = 0;
 
 const NONE: readonly never[] = Object.freeze([]);
-const NO_INPUT: Checked = { info: DTYPE_INFO.float32, shape: NONE, size: 0, data: undefined, wasm: undefined, address: -1 };
+const NO_INPUT: Checked = { info: DTYPE_INFO.float32, shape: NONE, size: 0, data: undefined, wasm: undefined, address: -1, buffer: undefined };
 
 /** Max: 1..N inputs of one dtype; from Max-8 on they broadcast, before it they share one shape. */
 export function prepareMax(heap: Heap, p: Plan, inputs: unknown, options: unknown): Plan {

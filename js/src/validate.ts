@@ -4,7 +4,7 @@
  * memory is touched.
  */
 import {
-  type DType, type DTypeInfo, DTYPE_INFO, type TypedArray, assertInBounds, bufferOf, byteOffsetOf, dtypeInfo, dtypeOfArray, lengthOf,
+  type DType, type DTypeInfo, DTYPE_INFO, type TypedArray, assertInBounds, bufferOf, byteOffsetOf, dtypeInfo, dtypeOfKind, lengthOf,
   standardView, typedArrayKind,
 } from './dtypes.js';
 import { type InputRef, OnnxOpsError, describe, showShape } from './errors.js';
@@ -46,9 +46,10 @@ export interface Checked {
   info: DTypeInfo; // the dtype
   shape: readonly number[];
   size: number;
-  data: TypedArray | undefined; // plain inputs: the dtype's storage array (see storageOf: read it only through dtypes.ts)
+  data: TypedArray | undefined; // plain inputs: the dtype's storage array (see storageView: read it only through dtypes.ts)
   wasm: WasmTensor | undefined;
   address: number; // a wasm tensor's address; for plain data, where the plain path placed it (-1 before)
+  buffer: ArrayBufferLike | undefined; // plain inputs: the buffer of the caller's array, read once (see checkPlainOut)
 }
 
 /** Checks a shape and returns a copy of it with its element count. */
@@ -103,27 +104,36 @@ function holds(info: DTypeInfo, kind: string): boolean {
 }
 
 /**
- * The dtype's storage array over exactly the bytes of `data`, or an error:
- * `data` itself when it is of the storage class (of any realm, or a subclass,
- * or without a prototype: so it is read only through dtypes.ts's functions on
- * internal slots, never through its own properties), else a view of this
- * realm's standard class (a Float16Array's bits as a Uint16Array). With
- * `owner`, data that is a view of its wasm memory (e.g. a tensor's .data) is
- * copied out: the call may grow the memory, which would detach it.
+ * Throws unless `data`, of a kind (typedArrayKind), is a typed array that
+ * holds the dtype's data; returns whether it is of the storage class itself.
  */
-export function storageOf(data: unknown, info: DTypeInfo, op: string, input: InputRef, owner?: Heap): TypedArray {
-  const kind = typedArrayKind(data);
-  const want = info.array;
+function checkStorage(data: unknown, kind: string | undefined, info: DTypeInfo, op: string, input: InputRef): boolean {
   const dtype = info.name;
   if (kind === undefined || !holds(info, kind)) {
     const extra = dtype === 'float16' || dtype === 'bfloat16'
       ? ` (raw ${dtype} bits${dtype === 'float16' ? ', or a Float16Array' : ''}; encode${dtype === 'float16' ? 'Float16' : 'Bfloat16'}() converts numbers)`
       : '';
     throw new OnnxOpsError('INVALID_ARGUMENT', op, input,
-      `data for ${dtype} must be a ${want.name}${extra}, got ${kind ?? describe(data)}`);
+      `data for ${dtype} must be a ${info.array.name}${extra}, got ${kind ?? describe(data)}`);
   }
+  return kind === info.arrayName;
+}
+
+/**
+ * The dtype's storage array over exactly the bytes of `data` (checked by
+ * checkStorage: `same` is what it returned; `buffer` is data's), or an
+ * error: `data` itself when it is of the storage class (of any realm, or a
+ * subclass, or without a prototype: so it is read only through dtypes.ts's
+ * functions on internal slots, never through its own properties), else a
+ * view of this realm's standard class (a Float16Array's bits as a
+ * Uint16Array). With `owner`, data that is a view of its wasm memory (e.g. a
+ * tensor's .data) is copied out: the call may grow the memory, which would
+ * detach it.
+ */
+function storageView(data: ArrayBufferView, buffer: ArrayBufferLike, info: DTypeInfo, same: boolean, op: string, input: InputRef,
+  owner?: Heap): TypedArray {
   try {
-    return standardView(data as ArrayBufferView, want, owner?.wasmBuffer, kind === info.arrayName);
+    return standardView(data, info.array, owner?.wasmBuffer, same, buffer);
   } catch {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, input, 'the data\'s ArrayBuffer is detached, or was resized below the view');
   }
@@ -172,14 +182,12 @@ export function checkInput(x: unknown, op: string, input: InputRef, owner: Heap 
 /** checkInput for anything but a wasm tensor. */
 function checkPlainInput(x: unknown, op: string, input: InputRef, owner: Heap | undefined): Checked {
   if (ArrayBuffer.isView(x)) { // typed arrays of any realm, and DataViews
-    const info = dtypeOfArray(x as ArrayBufferView);
+    const kind = typedArrayKind(x);
+    const info = dtypeOfKind(kind);
     if (info === undefined) {
       throw new OnnxOpsError('INVALID_ARGUMENT', op, input, `${describe(x)} is not a typed array of a supported dtype`);
     }
-    const data = storageOf(x, info, op, input, owner);
-    const length = lengthOf(data);
-    checkFits(info, [length], length, op, input);
-    return { info, shape: [length], size: length, data, wasm: undefined, address: -1 };
+    return plainChecked(x, kind, info, undefined, op, input, owner);
   }
   if (x === null || typeof x !== 'object') {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, input,
@@ -195,14 +203,27 @@ function checkPlainInput(x: unknown, op: string, input: InputRef, owner: Heap | 
   }
   const info = dtypeInfo(ort ? t.type : t.dtype, op, input);
   const { shape, size } = checkShape(ort ? t.dims : t.shape, op, input);
-  const data = storageOf(t.data, info, op, input, owner);
+  const data = t.data;
+  return plainChecked(data, typedArrayKind(data), info, shape, op, input, owner, size);
+}
+
+/**
+ * An input's data (of a kind, typedArrayKind) checked and as its storage
+ * array, with `shape` (`size` elements) or, for a bare typed array, its own.
+ */
+function plainChecked(x: unknown, kind: string | undefined, info: DTypeInfo, shape: number[] | undefined, op: string,
+  input: InputRef, owner: Heap | undefined, size?: number): Checked {
+  const same = checkStorage(x, kind, info, op, input);
+  const buffer = bufferOf(x as TypedArray);
+  const data = storageView(x as ArrayBufferView, buffer, info, same, op, input, owner);
   const length = lengthOf(data);
-  if (length !== size) {
+  if (shape === undefined) shape = [length];
+  else if (length !== size) {
     throw new OnnxOpsError('DATA_LENGTH', op, input,
       `data has ${length} elements but shape ${showShape(shape)} needs ${size}`);
   }
-  checkFits(info, shape, size, op, input);
-  return { info, shape, size, data, wasm: undefined, address: -1 };
+  checkFits(info, shape, length, op, input);
+  return { info, shape, size: length, data, wasm: undefined, address: -1, buffer };
 }
 
 /**
@@ -324,8 +345,9 @@ export interface OutArray {
  */
 export function checkPlainOut(op: string, info: DTypeInfo, shape: readonly number[], size: number, out: ArrayBufferView,
   inputs: readonly Checked[], owner: Heap): OutArray {
-  const data = storageOf(out, info, op, 'out');
-  const buffer = bufferOf(data);
+  const same = checkStorage(out, typedArrayKind(out), info, op, 'out');
+  const buffer = bufferOf(out as TypedArray);
+  const data = storageView(out, buffer, info, same, op, 'out');
   if (buffer === owner.wasmBuffer) {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out',
       'out is a view of wasm memory (a tensor\'s .data?): pass the tensor itself as out');
@@ -339,7 +361,7 @@ export function checkPlainOut(op: string, info: DTypeInfo, shape: readonly numbe
   const end = start + length * info.bytes;
   for (let i = 0; i < inputs.length; i++) {
     const d = inputs[i].data;
-    if (!d || bufferOf(d) !== buffer || inputs[i].size === 0 || length === 0) continue;
+    if (!d || inputs[i].buffer !== buffer || inputs[i].size === 0 || length === 0) continue;
     const from = byteOffsetOf(d);
     if (from >= end || from + inputs[i].size * info.bytes <= start) continue;
     if (from === start && inputs[i].size === length) continue;
@@ -349,10 +371,7 @@ export function checkPlainOut(op: string, info: DTypeInfo, shape: readonly numbe
   // Two SharedArrayBuffer objects may share memory (structuredClone, workers)
   // without JavaScript being able to tell: then the result is computed aside
   // and copied into out at the end.
-  const staged = isShared(buffer) && inputs.some((c) => {
-    const b = c.data && bufferOf(c.data);
-    return b !== undefined && b !== buffer && isShared(b);
-  });
+  const staged = isShared(buffer) && inputs.some((c) => c.buffer !== undefined && c.buffer !== buffer && isShared(c.buffer));
   return { given: out, data, staged };
 }
 
