@@ -121,7 +121,7 @@ function checkStorage(data: unknown, kind: string | undefined, info: DTypeInfo, 
 
 /**
  * The dtype's storage array over exactly the bytes of `data` (checked by
- * checkStorage: `same` is what it returned; `buffer` is data's), or an
+ * checkStorage: `same` is what it returned; `buffer` and `length` are data's), or an
  * error: `data` itself when it is of the storage class (of any realm, or a
  * subclass, or without a prototype: so it is read only through dtypes.ts's
  * functions on internal slots, never through its own properties), else a
@@ -130,10 +130,10 @@ function checkStorage(data: unknown, kind: string | undefined, info: DTypeInfo, 
  * tensor's .data) is copied out: the call may grow the memory, which would
  * detach it.
  */
-function storageView(data: ArrayBufferView, buffer: ArrayBufferLike, info: DTypeInfo, same: boolean, op: string, input: InputRef,
-  owner?: Heap): TypedArray {
+function storageView(data: ArrayBufferView, buffer: ArrayBufferLike, length: number, info: DTypeInfo, same: boolean, op: string,
+  input: InputRef, owner?: Heap): TypedArray {
   try {
-    return standardView(data, info.array, owner?.wasmBuffer, same, buffer);
+    return standardView(data, info.array, owner?.wasmBuffer, same, buffer, length);
   } catch {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, input, 'the data\'s ArrayBuffer is detached, or was resized below the view');
   }
@@ -215,8 +215,8 @@ function plainChecked(x: unknown, kind: string | undefined, info: DTypeInfo, sha
   input: InputRef, owner: Heap | undefined, size?: number): Checked {
   const same = checkStorage(x, kind, info, op, input);
   const buffer = bufferOf(x as TypedArray);
-  const data = storageView(x as ArrayBufferView, buffer, info, same, op, input, owner);
-  const length = lengthOf(data);
+  const length = lengthOf(x as TypedArray); // the storage array's too
+  const data = storageView(x as ArrayBufferView, buffer, length, info, same, op, input, owner);
   if (shape === undefined) shape = [length];
   else if (length !== size) {
     throw new OnnxOpsError('DATA_LENGTH', op, input,
@@ -347,12 +347,12 @@ export function checkPlainOut(op: string, info: DTypeInfo, shape: readonly numbe
   inputs: readonly Checked[], owner: Heap): OutArray {
   const same = checkStorage(out, typedArrayKind(out), info, op, 'out');
   const buffer = bufferOf(out as TypedArray);
-  const data = storageView(out, buffer, info, same, op, 'out');
+  const length = lengthOf(out as TypedArray);
+  const data = storageView(out, buffer, length, info, same, op, 'out');
   if (buffer === owner.wasmBuffer) {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out',
       'out is a view of wasm memory (a tensor\'s .data?): pass the tensor itself as out');
   }
-  const length = lengthOf(data);
   if (length !== size) {
     throw new OnnxOpsError('OUT_MISMATCH', op, 'out',
       `out has ${length} elements but the result ${showShape(shape)} has ${size}`);
