@@ -144,11 +144,10 @@ export function typedArrayKind(x: unknown): string | undefined {
  * (same buffer, offset and element count, read from internal slots); a copy
  * when that memory lies in `copyFrom` (wasm memory, which a call may grow,
  * detaching any view). Throws a TypeError when x's buffer is detached or too short for x.
- * `buffer`, `length`: x's, when the caller has read them (each read is a call into the engine).
+ * `buffer`, `length`: x's, when the caller has read them (each read is a call into the engine; the length reads 0 when detached).
  */
 export function standardView(x: ArrayBufferView, array: TypedArrayConstructor, copyFrom?: ArrayBufferLike,
   same = false, buffer = getBuffer.call(x) as ArrayBufferLike, length = getLength.call(x) as number): TypedArray {
-  // length is 0 when detached
   if (length === 0) assertInBounds(x);
   if (same && buffer !== copyFrom) return x as TypedArray;
   const view = new array(buffer, getByteOffset.call(x) as number, length);
