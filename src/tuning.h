@@ -24,15 +24,6 @@ static_assert(kCheckedSmallChunkBytes == 4 * kCheckedTinyChunkBytes &&
                   kCheckedChunkBytes == 4 * kCheckedSmallChunkBytes,
               "CheckedMax::run's chunk formula");
 
-// ---- Relu (kernels/vrelu.h) --------------------------------------------------
-// From this run size (beyond L2) float32 Relu xors each result with an opaque
-// zero, which ran faster there; in the caches it is slower.
-constexpr size_t kStreamReluBytes = 512 * 1024;
-// float32 only: float64 Relu keeps up with a load/store loop without it, not
-// worth the bytes of a second loop.
-template <class Tr>
-constexpr bool kStreamRelu = Tr::kFormat == Format::Ieee && sizeof(typename Tr::T) == 4;
-
 // ---- which dtypes get which kernel (ops/kernel_table.cpp) ----------------------
 // The fused three-input Max and the pmax shortcuts against clean operands are
 // float32/float64 only: elsewhere the fold by twos moves the same bytes with

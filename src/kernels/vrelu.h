@@ -2,22 +2,11 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
-#include <type_traits>
 
 #include "kernel.h"
 #include "vmaxc.h"
 
 namespace onnx_ops {
-
-#ifdef ONNX_OPS_VECTOR
-// Zero, unknown to the compiler: the xor of each result with it is the
-// stream loop's extra instruction (kStreamRelu, tuning.h).
-inline int32_t opaque_zero() {
-  volatile int32_t z = 0;
-  return z;
-}
-#endif
 
 template <class Tr>
 ONNX_OPS_KERNEL void vrelu(size_t n, const typename Tr::T* x, typename Tr::T* out) {
@@ -29,20 +18,10 @@ ONNX_OPS_KERNEL void vrelu(size_t n, const typename Tr::T* x, typename Tr::T* ou
   } else {
 #ifdef ONNX_OPS_VECTOR
     constexpr size_t kLanes = 16 / sizeof(T);
-    auto loop = [&](auto stream) {
-      const v128_t zero = decltype(stream)::value ? wasm_i32x4_splat(opaque_zero()) : v128_t{};
-      auto f = [&](v128_t v) {
-        const v128_t r = Tr::vrelu(v);
-        if constexpr (decltype(stream)::value) return wasm_v128_xor(r, zero);
-        else return r;
-      };
-      ONNX_OPS_TWO_BLOCK_LOOP
-      for (; n >= 4 * kLanes; n -= 4 * kLanes, x += 4 * kLanes, out += 4 * kLanes) {
-        store4(out, [&](size_t k) { return f(wasm_v128_load(x + k * kLanes)); });
-      }
-    };
-    if (kStreamRelu<Tr> && n * sizeof(T) >= kStreamReluBytes) loop(std::true_type{});
-    else loop(std::false_type{});
+    ONNX_OPS_TWO_BLOCK_LOOP
+    for (; n >= 4 * kLanes; n -= 4 * kLanes, x += 4 * kLanes, out += 4 * kLanes) {
+      store4(out, [&](size_t k) { return Tr::vrelu(wasm_v128_load(x + k * kLanes)); });
+    }
     ONNX_OPS_VECTOR_LOOP
     for (; n >= kLanes; n -= kLanes, x += kLanes, out += kLanes) wasm_v128_store(out, Tr::vrelu(wasm_v128_load(x)));
 #endif
