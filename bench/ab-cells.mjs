@@ -50,8 +50,8 @@ export function cells(ops, only = null) {
   const max3 = (n) => () => { const x = T([n], 1), y = T([n], 2), z = T([n], 4), out = T([n], 3); return () => ops.max([x, y, z], { out }); };
   def('zc max3 n=1e4 out', max3(1e4));
   def('zc max3 n=1e6 out', max3(1e6));
-  for (const n of [3e5, 1e6, 4e6]) {
-    def(`zc relu n=${n === 3e5 ? '3e5' : n === 1e6 ? '1e6' : '4e6'} out`, () => { const x = T([n], 1), out = T([n], 3); return () => ops.relu(x, { out }); });
+  for (const [n, name] of [[3e5, '3e5'], [1e6, '1e6'], [4e6, '4e6']]) {
+    def(`zc relu n=${name} out`, () => { const x = T([n], 1), out = T([n], 3); return () => ops.relu(x, { out }); });
   }
   max2('zc max2 n=1e6 out', [1e6], [1e6], [1e6]);
   max2('zc max2 f16 n=1e6 out', [1e6], [1e6], [1e6], 'float16');
