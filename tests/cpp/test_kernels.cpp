@@ -322,6 +322,26 @@ TEST_CASE_TEMPLATE("relu kernel: every length, specials, in place", Tr, ONNX_OPS
   }
 }
 
+TEST_CASE_TEMPLATE("relu kernel: long runs (512 KiB and around it), in place too", Tr, ONNX_OPS_SIGNED_TRAITS) {
+  using T = typename Tr::T;
+  std::mt19937_64 rng(5);
+  const size_t at = size_t(512 * 1024) / sizeof(T);
+  for (size_t n : {at - 1, at, at + 37}) {
+    const auto x = test::random_vector<Tr>(rng, n);  // a quarter specials
+    auto out = with_guards<Tr>(n, rng);
+    const auto before = out;
+    vrelu<Tr>(n, x.data(), out.data() + kGuard);
+    for (size_t i = 0; i < n; ++i) {
+      INFO("n=" << n << " i=" << i);
+      REQUIRE(test::same_bits(out[kGuard + i], test::ref_relu<Tr>(x[i])));
+    }
+    require_guards_kept(out, before, n);
+    auto inplace = x;
+    vrelu<Tr>(n, inplace.data(), inplace.data());
+    for (size_t i = 0; i < n; ++i) REQUIRE(test::same_bits(inplace[i], test::ref_relu<Tr>(x[i])));
+  }
+}
+
 TEST_CASE("relu kernel: float16 and bfloat16, every bit pattern") {
   auto run = [](auto traits) {
     using Tr = decltype(traits);
