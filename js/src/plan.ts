@@ -252,7 +252,7 @@ function plan(heap: Heap, p: Plan, op: OpName, info: DTypeInfo, shape: readonly 
   p.out = tensorOut ? out : undefined;
   p.outArray = outArray;
   p.opset = opset;
-  p.id = p.placed && outArray === undefined ? ++lastId : 0;
+  p.id = p.placed ? ++lastId : 0; // placed inputs never take a typed-array out (arrayOut)
   return p;
 }
 
