@@ -32,6 +32,14 @@ export const UNZEROED_MIN_BYTES = 2 ** 20;
 const unzeroed = (globalThis as { Buffer?: { allocUnsafeSlow?: (bytes: number) => Uint8Array } }).Buffer;
 
 /**
+ * Whether a fresh result is a slice of wasm memory's view, the cheapest way
+ * in V8 and JavaScriptCore, or a new array filled with set(), which
+ * SpiderMonkey (Firefox; told by its own InternalError global) makes faster
+ * at every size measured.
+ */
+const SLICE_RESULTS = typeof (globalThis as { InternalError?: unknown }).InternalError !== 'function';
+
+/**
  * A fresh, caller-owned typed array of `length` elements of a dtype, with a
  * buffer of its own. Large ones may hold stale bytes: the caller must
  * overwrite every element before anyone else sees it.
@@ -165,12 +173,11 @@ export class Heap {
   /**
    * A fresh, caller-owned copy of `length` elements of a dtype at `address`:
    * a slice of the heap view (one new object, where a new array and a
-   * subarray to copy from are two; in the browsers measured, also the
-   * cheapest way at every size), or under Node from UNZEROED_MIN_BYTES on a
-   * freshArray (a slice's buffer is zero-filled first).
+   * subarray to copy from are two), but where SLICE_RESULTS is false, or
+   * under Node from UNZEROED_MIN_BYTES on, a freshArray filled from the heap.
    */
   read(info: DTypeInfo, address: number, length: number): TypedArray {
-    if (length * info.bytes < UNZEROED_MIN_BYTES || typeof unzeroed?.allocUnsafeSlow !== 'function') {
+    if (SLICE_RESULTS && (length * info.bytes < UNZEROED_MIN_BYTES || typeof unzeroed?.allocUnsafeSlow !== 'function')) {
       const at = address / info.bytes;
       return this.#heapView(info).slice(at, at + length);
     }
