@@ -33,9 +33,8 @@ const unzeroed = (globalThis as { Buffer?: { allocUnsafeSlow?: (bytes: number) =
 
 /**
  * Whether a fresh result is a slice of wasm memory's view, the cheapest way
- * in V8 and JavaScriptCore, or a new array filled with set(), which
- * SpiderMonkey (Firefox; told by its own InternalError global) makes faster
- * at every size measured.
+ * in V8 and JavaScriptCore, or a new array filled with set(), the cheaper
+ * one in SpiderMonkey (Firefox; told by its own InternalError global).
  */
 const SLICE_RESULTS = typeof (globalThis as { InternalError?: unknown }).InternalError !== 'function';
 
