@@ -30,6 +30,8 @@ export const MAX_ALLOCATION = 2 ** 31 - 2 ** 16;
  */
 export const UNZEROED_MIN_BYTES = 2 ** 20;
 const unzeroed = (globalThis as { Buffer?: { allocUnsafeSlow?: (bytes: number) => Uint8Array } }).Buffer;
+/** Whether a fresh array of `bytes` comes unzeroed from Buffer.allocUnsafeSlow (see UNZEROED_MIN_BYTES). */
+const takesUnzeroed = (bytes: number): boolean => bytes >= UNZEROED_MIN_BYTES && typeof unzeroed?.allocUnsafeSlow === 'function';
 
 /**
  * Whether a fresh result is a slice of wasm memory's view, the cheapest way
@@ -46,8 +48,8 @@ const SLICE_RESULTS = typeof (globalThis as { InternalError?: unknown }).Interna
 export function freshArray(info: DTypeInfo, length: number): TypedArray {
   const { array, bytes } = info;
   const byteLength = length * bytes;
-  if (byteLength >= UNZEROED_MIN_BYTES && typeof unzeroed?.allocUnsafeSlow === 'function') {
-    const u = unzeroed.allocUnsafeSlow(byteLength);
+  if (takesUnzeroed(byteLength)) {
+    const u = unzeroed!.allocUnsafeSlow!(byteLength);
     if (u.byteOffset === 0 && u.buffer.byteLength === byteLength) return new array(u.buffer, 0, length);
   }
   return new array(length);
@@ -176,7 +178,7 @@ export class Heap {
    * under Node from UNZEROED_MIN_BYTES on, a freshArray filled from the heap.
    */
   read(info: DTypeInfo, address: number, length: number): TypedArray {
-    if (SLICE_RESULTS && (length * info.bytes < UNZEROED_MIN_BYTES || typeof unzeroed?.allocUnsafeSlow !== 'function')) {
+    if (SLICE_RESULTS && !takesUnzeroed(length * info.bytes)) {
       const at = address / info.bytes;
       return this.#heapView(info).slice(at, at + length);
     }
