@@ -3,8 +3,8 @@
 // same loop bodies, so that a ratio between two of them measures only what the
 // traits do per vector:
 //
-//   bench_max_<t>     the library's NaN-exact Max kernel (two inputs)
-//   bench_max3_<t>    the library's fused three-input Max kernel
+//   bench_max_<t>     the library's NaN-exact Max kernel (two inputs, vmax_checked)
+//   bench_max3_<t>    the library's fused three-input Max kernel (vmax3_checked)
 //   bench_pmax_<t>    the same loop with wasm's pmax (a < b ? b : a) and no
 //                     checks: no NaN propagation, -0/+0 unordered (what a
 //                     "fast" Max does)
@@ -30,8 +30,7 @@
 #include <cstdlib>
 
 #include "kernels/pmax.h"
-#include "kernels/vmax.h"
-#include "kernels/vmax3.h"
+#include "kernels/vmax_checked.h"
 #include "kernels/vmax_rows.h"
 #include "kernels/vrelu.h"
 #include "ops.h"
@@ -83,9 +82,6 @@ int32_t max_entry(int32_t dtype, const void* a, const int64_t* a_dims, int a_ran
 template <class F>
 struct IdentityTraits {
   using T = F;
-  // Neither Ieee (whose float32 loop has the stream variant) nor Integer
-  // (whose Relu is Max with zero): vrelu's plain loop.
-  static constexpr onnx_ops::Format kFormat = onnx_ops::Format::Half16;
   static T relu1(T x) { return x; }
   static v128_t vrelu(v128_t x) { return x; }
 };
@@ -93,18 +89,18 @@ struct IdentityTraits {
 
 #define BENCH_KERNELS(t, F, Exact, Dtype)                                                                \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_max_##t(size_t n, const F* a, const F* b, F* o) {      \
-    onnx_ops::vmax<Exact>(n, a, b, o);                                        \
+    onnx_ops::vmax_checked<Exact>(n, a, b, o);                                 \
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_max3_##t(size_t n, const F* a, const F* b, const F* c, \
                                                       F* o) {                                       \
-    onnx_ops::vmax3<Exact>(n, a, b, c, o);                                                    \
+    onnx_ops::vmax3_checked<Exact>(n, a, b, c, o);                                                 \
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_pmax_##t(size_t n, const F* a, const F* b, F* o) {     \
-    onnx_ops::vmax<PmaxTraits<F>>(n, a, b, o);                                \
+    onnx_ops::vmax_checked<PmaxTraits<F>>(n, a, b, o);                         \
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_pmax3_##t(size_t n, const F* a, const F* b, const F* c, \
                                                        F* o) {                                      \
-    onnx_ops::vmax3<PmaxTraits<F>>(n, a, b, c, o);                                            \
+    onnx_ops::vmax3_checked<PmaxTraits<F>>(n, a, b, c, o);                                         \
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_relu_##t(size_t n, const F* x, F* o) {                 \
     onnx_ops::vrelu<Exact>(n, x, o);                                                          \

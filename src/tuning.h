@@ -5,8 +5,6 @@
 
 #include <cstddef>
 
-#include "dtypes/traits.h"
-
 namespace onnx_ops {
 
 // ---- the checked Max of the float dtypes (kernels/vmax_checked.h) ----------
@@ -23,13 +21,6 @@ constexpr size_t kCheckedCalmBytes = 65536;
 static_assert(kCheckedSmallChunkBytes == 4 * kCheckedTinyChunkBytes &&
                   kCheckedChunkBytes == 4 * kCheckedSmallChunkBytes,
               "CheckedMax::run's chunk formula");
-
-// ---- which dtypes get which kernel (ops/kernel_table.cpp) ----------------------
-// The fused three-input Max and the pmax shortcuts against clean operands are
-// float32/float64 only: elsewhere the fold by twos moves the same bytes with
-// more instructions, and the package's size budget has no room for them.
-template <class Tr>
-constexpr bool kFusedMax = Tr::kFormat == Format::Ieee;
 
 // ---- folding many inputs (ops/max.cpp) -----------------------------------------
 // Inputs beyond three are folded tile by tile in an accumulator this big, so

@@ -1,6 +1,6 @@
 // Per-dtype traits: what Max and Relu mean for each dtype, and nothing about
-// speed (which kernel a dtype gets is src/ops/kernel_table.cpp's, and the
-// tuning constants are src/tuning.h's).
+// speed (which kernel a dtype gets is src/config/'s, and the tuning constants
+// are src/tuning.h's).
 //
 // Each traits struct has
 //   T                       the storage type (float16/bfloat16: raw uint16 bits)

@@ -12,6 +12,8 @@ namespace onnx_ops {
 // are a few bytes: the rest goes 8, 4, 2, 1 bytes at a time (a byte loop
 // made short rows measurably slower).
 ONNX_OPS_KERNEL ONNX_OPS_NO_BUILTINS inline void copy_bytes(size_t bytes, const unsigned char* x, unsigned char* out) {
+  assert(bytes == 0 || (x && out));
+  assert(same_or_apart(x, bytes, out, bytes));
 #ifdef ONNX_OPS_VECTOR
   ONNX_OPS_VECTOR_LOOP
   for (; bytes >= 16; bytes -= 16, x += 16, out += 16) wasm_v128_store(out, wasm_v128_load(x));
@@ -34,6 +36,8 @@ ONNX_OPS_KERNEL ONNX_OPS_NO_BUILTINS inline void copy_bytes(size_t bytes, const 
 // n copies of the value of `size` bytes (1, 2, 4 or 8) at out.
 ONNX_OPS_KERNEL ONNX_OPS_NO_BUILTINS inline void fill_bytes(size_t n, size_t size, const unsigned char* value,
                                                             unsigned char* out) {
+  assert(size == 1 || size == 2 || size == 4 || size == 8);
+  assert(n == 0 || (value && out));
   alignas(16) unsigned char pattern[16];
   size_t bytes = n * size;
 #ifdef ONNX_OPS_VECTOR

@@ -1,6 +1,11 @@
 // What every kernel file shares: the attributes and loop pragmas that keep
-// the generated code as intended, splats, and Rows, the walk of the row
-// kernels.
+// the generated code as intended, the contract checks, splats, and Rows, the
+// walk of the row kernels.
+//
+// A kernel is a leaf loop: a main loop, a remainder, no call to another
+// kernel; which kernel runs for a dtype and an operand is src/config/'s. Each
+// states its contract in a sentence and asserts it (assert: compiled out in
+// the release wasm, kept in the native test and fuzz builds).
 //
 // The kernels walk pointers (a += 16 / sizeof(T) per vector), not an index:
 // the four loads of a block then share one address with constant offsets
@@ -8,7 +13,9 @@
 // index arithmetic costs several integer instructions per load.
 #pragma once
 
+#include <cassert>
 #include <cstddef>
+#include <cstdint>
 
 #include "../dtypes/traits.h"
 #include "../tuning.h"
@@ -36,6 +43,19 @@ namespace onnx_ops {
 #define ONNX_OPS_VECTOR_LOOP
 #define ONNX_OPS_TWO_BLOCK_LOOP
 #endif
+
+// The kernels' in-place rule, for their asserts: an input (x_bytes at x) is
+// either the output itself (the same start) or apart from it (out_bytes at
+// out); in a partial overlap a store would change a load still to come.
+inline bool same_or_apart(const void* x, size_t x_bytes, const void* out, size_t out_bytes) {
+  const uintptr_t xa = reinterpret_cast<uintptr_t>(x), oa = reinterpret_cast<uintptr_t>(out);
+  return xa == oa || xa + x_bytes <= oa || oa + out_bytes <= xa;
+}
+// The same for two runs of n elements.
+template <class T>
+inline bool same_or_apart(const T* x, const T* out, size_t n) {
+  return same_or_apart(x, n * sizeof(T), out, n * sizeof(T));
+}
 
 // `count` rows of `len` elements, out's rows one after another; row r of the
 // first operand starts x_step elements after row r - 1's, of the second

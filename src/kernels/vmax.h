@@ -1,32 +1,29 @@
-// vmax: out[i] = max(a[i], b[i]) over two runs. out may be exactly a or b
-// (in place); partial overlap is not allowed.
+// vmax: out[i] = max(a[i], b[i]) over two runs, by the traits' exact vector
+// max, four vectors a step. out may be exactly a or b (in place); partial
+// overlap is not allowed.
 #pragma once
 
 #include <cstddef>
 
 #include "kernel.h"
-#include "vmax_checked.h"
 
 namespace onnx_ops {
 
 template <class Tr>
 ONNX_OPS_KERNEL void vmax(size_t n, const typename Tr::T* a, const typename Tr::T* b, typename Tr::T* out) {
+  assert(n == 0 || (a && b && out));
+  assert(same_or_apart(a, out, n) && same_or_apart(b, out, n));
   if (n == 0) return;
 #ifdef ONNX_OPS_VECTOR
   using T = typename Tr::T;
-  if constexpr (Tr::kFormat != Format::Integer) {  // the floats' exact vmax is several instructions: checked pmax
-    CheckedMax<Tr, false>::run(n, a, b, nullptr, out);
-    return;
-  } else {
-    constexpr size_t kLanes = 16 / sizeof(T);
-    ONNX_OPS_VECTOR_LOOP
-    for (; n >= 4 * kLanes; n -= 4 * kLanes, a += 4 * kLanes, b += 4 * kLanes, out += 4 * kLanes) {
-      store4(out, [&](size_t k) { return Tr::vmax(wasm_v128_load(a + k * kLanes), wasm_v128_load(b + k * kLanes)); });
-    }
-    ONNX_OPS_VECTOR_LOOP
-    for (; n >= kLanes; n -= kLanes, a += kLanes, b += kLanes, out += kLanes)
-      wasm_v128_store(out, Tr::vmax(wasm_v128_load(a), wasm_v128_load(b)));
+  constexpr size_t kLanes = 16 / sizeof(T);
+  ONNX_OPS_VECTOR_LOOP
+  for (; n >= 4 * kLanes; n -= 4 * kLanes, a += 4 * kLanes, b += 4 * kLanes, out += 4 * kLanes) {
+    store4(out, [&](size_t k) { return Tr::vmax(wasm_v128_load(a + k * kLanes), wasm_v128_load(b + k * kLanes)); });
   }
+  ONNX_OPS_VECTOR_LOOP
+  for (; n >= kLanes; n -= kLanes, a += kLanes, b += kLanes, out += kLanes)
+    wasm_v128_store(out, Tr::vmax(wasm_v128_load(a), wasm_v128_load(b)));
 #endif
   ONNX_OPS_SCALAR_LOOP
   for (size_t i = 0; i < n; ++i) out[i] = Tr::max1(a[i], b[i]);

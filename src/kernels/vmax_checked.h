@@ -1,5 +1,7 @@
-// The float dtypes' Max of two or three runs: a fast formula, checked a chunk
-// at a time, with the exact vmax redoing only the chunks it flags.
+// The float dtypes' Max of two or three runs (vmax_checked, vmax3_checked): a
+// fast formula, checked a chunk at a time, with the exact vmax redoing only
+// the chunks it flags. Vector builds only: without the vector path there is
+// nothing to check (src/config/max_config.cpp picks vmax, vmax3 then).
 #pragma once
 
 #include <cstddef>
@@ -204,6 +206,29 @@ struct CheckedMax {
     }
   }
 };
+
+// vmax_checked: out[i] = max(a[i], b[i]) over two runs of a float dtype
+// (Fast<Tr>), checked per chunk. out may be exactly a or b; partial overlap
+// is not allowed.
+template <class Tr>
+ONNX_OPS_KERNEL void vmax_checked(size_t n, const typename Tr::T* a, const typename Tr::T* b, typename Tr::T* out) {
+  assert(n == 0 || (a && b && out));
+  assert(same_or_apart(a, out, n) && same_or_apart(b, out, n));
+  if (n == 0) return;
+  CheckedMax<Tr, false>::run(n, a, b, nullptr, out);
+}
+
+// vmax3_checked: out[i] = max(max(a[i], b[i]), c[i]) over three runs of a
+// float dtype in one pass (16 bytes moved per float32 element instead of 24
+// for two passes), checked per chunk; the first NaN still wins. out may be
+// exactly one input; partial overlap is not allowed.
+template <class Tr>
+ONNX_OPS_KERNEL void vmax3_checked(size_t n, const typename Tr::T* a, const typename Tr::T* b,
+                                   const typename Tr::T* c, typename Tr::T* out) {
+  assert(n == 0 || (a && b && c && out));
+  assert(same_or_apart(a, out, n) && same_or_apart(b, out, n) && same_or_apart(c, out, n));
+  CheckedMax<Tr, true>::run(n, a, b, c, out);
+}
 #endif
 
 }  // namespace onnx_ops

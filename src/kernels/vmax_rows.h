@@ -4,7 +4,6 @@
 // clean; any traits give the exact result.
 #pragma once
 
-#include <cassert>
 #include <cstddef>
 
 #include "kernel.h"
@@ -14,12 +13,16 @@ namespace onnx_ops {
 // vmax_rows: out row r = max(x row r, y), elementwise: x's rows follow each
 // other and every one is against the same row y (Rows: kernel.h, with
 // x_step = len and y_step = 0, the one walk its callers need; honouring
-// other steps cost it speed per row).
+// other steps cost it speed per row). out may be exactly x; partial overlap
+// is not allowed.
 template <class Tr>
 ONNX_OPS_KERNEL void vmax_rows(const Rows& rows, const typename Tr::T* x, const typename Tr::T* y,
                                typename Tr::T* out) {
   using T = typename Tr::T;
   assert(rows.x_step == rows.len && rows.y_step == 0);
+  assert(rows.count * rows.len == 0 || (x && y && out));
+  assert(same_or_apart(x, out, rows.count * rows.len));
+  assert(same_or_apart(y, rows.len * sizeof(T), out, rows.count * rows.len * sizeof(T)));
   const size_t len = rows.len;
   for (size_t k = rows.count; k > 0; --k) {
     const T* r = y;
@@ -44,12 +47,18 @@ ONNX_OPS_KERNEL void vmax_rows(const Rows& rows, const typename Tr::T* x, const 
 // it may read what that one wrote, in place, which max with the same value
 // leaves as it is. Rows of 17-32 bytes: the row's first and last 16 bytes,
 // both read before either is written, no loop per row (with one, rows of two
-// vectors ran slower than the grouped path).
+// vectors ran slower than the grouped path). x's rows at any step (x_step 0:
+// one row reused); out's rows follow each other; out may be exactly x when
+// x's rows follow each other too (or there is one row); no other overlap is
+// allowed.
 template <class Tr>
 ONNX_OPS_KERNEL void vmaxc_rows(const Rows& rows, const typename Tr::T* x, const typename Tr::T* v,
                                 typename Tr::T* out) {
   using T = typename Tr::T;
   const size_t len = rows.len, count = rows.count, x_step = rows.x_step, v_step = rows.y_step;
+  assert(count * len == 0 || (x && v && out));
+  assert(x != out || count <= 1 || x_step == len);
+  assert(count == 0 || same_or_apart(x, ((count - 1) * x_step + len) * sizeof(T), out, count * len * sizeof(T)));
 #ifdef ONNX_OPS_VECTOR
   constexpr size_t kLanes = 16 / sizeof(T);
   if (len > kLanes && len <= 2 * kLanes) {

@@ -1,29 +1,24 @@
-// vmaxc: out[i] = max(a[i], c) for one value c, which goes second: callers
-// swap a NaN-free first value in (max is symmetric bit for bit but for two
-// NaNs). out may be a. The value picks the loop: +0 makes it Relu; for the
-// IEEE types any other non-NaN c makes pmax exact (PmaxClean), one
-// instruction per vector; for float16/bfloat16 a non-NaN c makes a
-// seven-instruction select exact (Half16MaxNonNan).
+// Max of a run and one value c: out[i] = max(a[i], c). The value goes second
+// (callers swap a NaN-free first value in: max is symmetric bit for bit but
+// for two NaNs). Which of these loops runs for a value is
+// src/config/max_config.cpp's.
 #pragma once
 
 #include <cstddef>
-#include <cstring>
 
 #include "kernel.h"
-#include "pmax.h"
 #include "vmax_checked.h"
-#include "vmax_rows.h"
 
 namespace onnx_ops {
 
-template <class Tr>
-void vrelu(size_t n, const typename Tr::T* x, typename Tr::T* out);  // vrelu.h
-
-// Tr::vmax against c's splat: four vectors a step when kBlocks (the exact
-// select of a float type is kept to one vector a step, for its bytes: only a
-// NaN c, which is rare, takes it).
+// vmaxc_lanes: Tr::vmax against c's splat, four vectors a step when kBlocks
+// (the exact select of a float type is kept to one vector a step, for its
+// bytes: only a NaN c, which is rare, takes it). out may be exactly a;
+// partial overlap is not allowed.
 template <class Tr, bool kBlocks>
 ONNX_OPS_KERNEL void vmaxc_lanes(size_t n, const typename Tr::T* a, const typename Tr::T* c, typename Tr::T* out) {
+  assert(n == 0 || (a && c && out));
+  assert(same_or_apart(a, out, n));
   if (n == 0) return;
 #ifdef ONNX_OPS_VECTOR
   using T = typename Tr::T;
@@ -60,36 +55,15 @@ struct Half16MaxNonNan : Tr {
 #endif
 };
 
-// Inline: its one caller, the kernel table's max2, is the dtype's own
-// function already (the loops it picks stay out of line).
+// vmaxc_nan: Max of a run and a NaN value c, which is the result wherever a
+// is no NaN (a NaN a, first, wins). A scalar loop, inline in its caller: a
+// NaN value is rare. out may be exactly a; partial overlap is not allowed.
 template <class Tr>
-inline void vmaxc(size_t n, const typename Tr::T* a, const typename Tr::T* c, typename Tr::T* out) {
-  using T = typename Tr::T;
-  if constexpr (Tr::kFormat != Format::Integer) {
-    const T plus_zero{};  // +0 is all zero bits in each float type
-    if (std::memcmp(c, &plus_zero, sizeof(T)) == 0) {
-      vrelu<Tr>(n, a, out);
-      return;
-    }
-  }
-  if constexpr (Tr::kFormat == Format::Ieee) {
-    if (PmaxClean<Tr>::clean(*c)) {
-      vmaxc_rows<PmaxClean<Tr>>(Rows{1, n, 0, 0}, a, c, out);
-      return;
-    }
-    vmaxc_lanes<Tr, false>(n, a, c, out);
-  } else if constexpr (Tr::kFormat == Format::Half16) {
-    if (!Tr::isnan1(*c)) {
-      vmaxc_lanes<Half16MaxNonNan<Tr>, true>(n, a, c, out);
-    } else {  // a NaN value (rare): it is the result wherever a is no NaN
-      ONNX_OPS_SCALAR_LOOP
-      for (size_t i = 0; i < n; ++i) out[i] = Tr::isnan1(a[i]) ? a[i] : *c;
-    }
-  } else {
-    vmaxc_lanes<Tr, true>(n, a, c, out);
-  }
+inline void vmaxc_nan(size_t n, const typename Tr::T* a, const typename Tr::T* c, typename Tr::T* out) {
+  assert(n == 0 || (a && c && out && Tr::isnan1(*c)));
+  assert(same_or_apart(a, out, n));
+  ONNX_OPS_SCALAR_LOOP
+  for (size_t i = 0; i < n; ++i) out[i] = Tr::isnan1(a[i]) ? a[i] : *c;
 }
 
 }  // namespace onnx_ops
-
-#include "vrelu.h"  // vrelu, for vmaxc's +0 (after vmaxc_lanes, which it uses)

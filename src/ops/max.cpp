@@ -2,17 +2,17 @@
 // or a single value) as one run; otherwise a broadcast plan (plan/), walked by
 // the first of: the pmax shortcuts against a clean operand, grouped short
 // rows, the odometer over the inner runs. Dtype-free: the kernels come from
-// the table (kernel_table.h).
+// the config (config/max_config.h).
 #include "../ops.h"
 
 #include <cstring>
 
+#include "../config/max_config.h"
 #include "../dtypes/dtype.h"
 #include "../kernels/copy.h"
 #include "../plan/layout.h"
 #include "../small_buf.h"
 #include "gather.h"
-#include "kernel_table.h"
 
 namespace onnx_ops {
 namespace {

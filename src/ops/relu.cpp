@@ -1,7 +1,7 @@
 // ONNX Relu over one call: one input of the output's shape, one kernel run.
 #include "../ops.h"
 
-#include "kernel_table.h"
+#include "../config/relu_config.h"
 
 namespace onnx_ops {
 

@@ -1,17 +1,16 @@
 // Each kernel (src/kernels/), each dtype, against the reference in support.h:
 // every length 0..67 (main loop, vector loop and scalar remainder), every
-// operand variant (a run / one value, through the kernel table's max2), in
-// place, and canaries around the output to catch writes out of bounds.
+// operand variant (a run / one value, through the config's max2), in place,
+// and canaries around the output to catch writes out of bounds.
 #include <doctest/doctest.h>
 
+#include "config/max_config.h"
+#include "config/relu_config.h"
 #include "kernels/copy.h"
 #include "kernels/pmax.h"
-#include "kernels/vmax.h"
 #include "kernels/vmax3.h"
+#include "kernels/vmax_checked.h"
 #include "kernels/vmax_rows.h"
-#include "kernels/vmaxc.h"
-#include "kernels/vrelu.h"
-#include "ops/kernel_table.h"
 #include "support.h"
 
 using namespace onnx_ops;
@@ -21,11 +20,45 @@ namespace {
 constexpr size_t kGuard = 16;
 
 // Max of two operands, each a run or one value, as the library runs it (the
-// kernel table's max2: vmax, vmaxc or a fill).
+// config's max2: a fill, a kernel against one value, or one of two runs).
 template <class Tr>
 void max2(size_t n, const typename Tr::T* a, bool a_single, const typename Tr::T* b, bool b_single,
           typename Tr::T* out) {
   max_kernels(int32_t(test::dtype_of<Tr>())).max2(n, a, a_single, b, b_single, out);
+}
+
+// Max of two runs as the library runs it (vmax_checked for the float dtypes, vmax otherwise).
+template <class Tr>
+void max_runs(size_t n, const typename Tr::T* a, const typename Tr::T* b, typename Tr::T* out) {
+  max2<Tr>(n, a, false, b, false, out);
+}
+
+// Max of a run and one value c as the library runs it (by c: the Relu kernel,
+// pmax, the seven-instruction select, the exact select or the NaN loop).
+template <class Tr>
+void max_value(size_t n, const typename Tr::T* a, const typename Tr::T* c, typename Tr::T* out) {
+  max2<Tr>(n, a, false, c, true, out);
+}
+
+// Max of three runs in one pass: the checked kernel for the float dtypes (the
+// library's for float32 and float64), else the plain loop (the library's
+// without the vector path).
+template <class Tr>
+void max3_runs(size_t n, const typename Tr::T* a, const typename Tr::T* b, const typename Tr::T* c,
+               typename Tr::T* out) {
+#ifdef ONNX_OPS_VECTOR
+  if constexpr (Tr::kFormat != Format::Integer) {
+    vmax3_checked<Tr>(n, a, b, c, out);
+    return;
+  }
+#endif
+  vmax3<Tr>(n, a, b, c, out);
+}
+
+// Relu as the library runs it (the config's: vrelu, or Max with zero).
+template <class Tr>
+void relu_run(size_t n, const typename Tr::T* x, typename Tr::T* out) {
+  REQUIRE(run_relu(int32_t(test::dtype_of<Tr>()), n, x, out));
 }
 
 template <class Tr>
@@ -53,7 +86,7 @@ void check_max_and_max3_every_output(const std::vector<typename Tr::T>& a0, cons
     auto a = a0, b = b0, c = c0;
     std::vector<T> sep(n);
     T* out = where == 0 ? sep.data() : where == 1 ? a.data() : where == 2 ? b.data() : c.data();
-    vmax3<Tr>(n, a.data(), b.data(), c.data(), out);
+    max3_runs<Tr>(n, a.data(), b.data(), c.data(), out);
     for (size_t i = 0; i < n; ++i) {
       INFO("max3 n=" << n << " where=" << where << " i=" << i);
       REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(test::ref_max<Tr>(a0[i], b0[i]), c0[i])));
@@ -61,7 +94,7 @@ void check_max_and_max3_every_output(const std::vector<typename Tr::T>& a0, cons
     if (where == 3) continue;
     a = a0, b = b0;
     out = where == 0 ? sep.data() : where == 1 ? a.data() : b.data();
-    vmax<Tr>(n, a.data(), b.data(), out);
+    max_runs<Tr>(n, a.data(), b.data(), out);
     for (size_t i = 0; i < n; ++i) {
       INFO("max2 n=" << n << " where=" << where << " i=" << i);
       REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(a0[i], b0[i])));
@@ -126,7 +159,7 @@ TEST_CASE_TEMPLATE("max kernel: every pair of special values, both orders, in ev
       for (int where = 0; where < 3; ++where) {
         std::vector<T> x(a.begin() + shift, a.end()), y(b.begin() + shift, b.end()), sep(x.size());
         T* out = where == 0 ? sep.data() : where == 1 ? x.data() : y.data();
-        vmax<Tr>(x.size(), x.data(), y.data(), out);
+        max_runs<Tr>(x.size(), x.data(), y.data(), out);
         for (size_t i = 0; i < x.size(); ++i) {
           INFO("with_nan=" << with_nan << " where=" << where << " i=" << i + shift);
           REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(a[i + shift], b[i + shift])));
@@ -135,7 +168,7 @@ TEST_CASE_TEMPLATE("max kernel: every pair of special values, both orders, in ev
     }
     for (T y : sp) {  // a repeated second operand, through the vector loops
       std::vector<T> out(a.size());
-      vmaxc<Tr>(a.size(), a.data(), &y, out.data());
+      max_value<Tr>(a.size(), a.data(), &y, out.data());
       for (size_t i = 0; i < a.size(); ++i) REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(a[i], y)));
     }
   }
@@ -147,9 +180,9 @@ TEST_CASE_TEMPLATE("max kernel: in place on either operand", Tr, ONNX_OPS_ALL_TR
     auto a = test::random_vector<Tr>(rng, n);
     auto b = test::random_vector<Tr>(rng, n);
     const auto a0 = a, b0 = b;
-    vmax<Tr>(n, a.data(), b.data(), a.data());
+    max_runs<Tr>(n, a.data(), b.data(), a.data());
     for (size_t i = 0; i < n; ++i) REQUIRE(test::same_bits(a[i], test::ref_max<Tr>(a0[i], b0[i])));
-    vmax<Tr>(n, a0.data(), b.data(), b.data());
+    max_runs<Tr>(n, a0.data(), b.data(), b.data());
     for (size_t i = 0; i < n; ++i) REQUIRE(test::same_bits(b[i], test::ref_max<Tr>(a0[i], b0[i])));
   }
 }
@@ -210,15 +243,15 @@ TEST_CASE("max kernel: float16 and bfloat16, every bit pattern against every spe
     std::vector<uint16_t> all(65536), out(65536);
     for (size_t i = 0; i < all.size(); ++i) all[i] = uint16_t(i);
     for (uint16_t s : sp) {
-      vmaxc<Tr>(all.size(), all.data(), &s, out.data());
+      max_value<Tr>(all.size(), all.data(), &s, out.data());
       for (size_t i = 0; i < all.size(); ++i) REQUIRE(out[i] == test::ref_max<Tr>(all[i], s));
       max2<Tr>(all.size(), &s, true, all.data(), false, out.data());
       for (size_t i = 0; i < all.size(); ++i) REQUIRE(out[i] == test::ref_max<Tr>(s, all[i]));
       // the same through the two-stream fast path
       const std::vector<uint16_t> ss(all.size(), s);
-      vmax<Tr>(all.size(), all.data(), ss.data(), out.data());
+      max_runs<Tr>(all.size(), all.data(), ss.data(), out.data());
       for (size_t i = 0; i < all.size(); ++i) REQUIRE(out[i] == test::ref_max<Tr>(all[i], s));
-      vmax<Tr>(all.size(), ss.data(), all.data(), out.data());
+      max_runs<Tr>(all.size(), ss.data(), all.data(), out.data());
       for (size_t i = 0; i < all.size(); ++i) REQUIRE(out[i] == test::ref_max<Tr>(s, all[i]));
     }
   };
@@ -236,7 +269,7 @@ TEST_CASE_TEMPLATE("max3 kernel: every length, with guards, against max(max(a, b
       const auto c = test::random_vector<Tr>(rng, n);
       auto out = with_guards<Tr>(n, rng);
       const auto before = out;
-      vmax3<Tr>(n, a.data(), b.data(), c.data(), out.data() + kGuard);
+      max3_runs<Tr>(n, a.data(), b.data(), c.data(), out.data() + kGuard);
       for (size_t i = 0; i < n; ++i) {
         const T want = test::ref_max<Tr>(test::ref_max<Tr>(a[i], b[i]), c[i]);
         INFO("n=" << n << " i=" << i);
@@ -268,7 +301,7 @@ TEST_CASE_TEMPLATE("max3 kernel: every triple of special values, in every lane",
         std::vector<T> x(a.begin() + shift, a.end()), y(b.begin() + shift, b.end()), z(c.begin() + shift, c.end()),
             sep(x.size());
         T* out = where == 0 ? sep.data() : where == 1 ? x.data() : where == 2 ? y.data() : z.data();
-        vmax3<Tr>(x.size(), x.data(), y.data(), z.data(), out);
+        max3_runs<Tr>(x.size(), x.data(), y.data(), z.data(), out);
         for (size_t i = 0; i < x.size(); ++i) {
           const size_t j = i + shift;
           INFO("with_nan=" << with_nan << " where=" << where << " j=" << j);
@@ -288,7 +321,7 @@ TEST_CASE_TEMPLATE("max3 kernel: in place on any operand", Tr, ONNX_OPS_ALL_TRAI
     for (int which = 0; which < 3; ++which) {
       auto a = a0, b = b0, c = c0;
       auto* out = which == 0 ? a.data() : which == 1 ? b.data() : c.data();
-      vmax3<Tr>(n, a.data(), b.data(), c.data(), out);
+      max3_runs<Tr>(n, a.data(), b.data(), c.data(), out);
       for (size_t i = 0; i < n; ++i)
         REQUIRE(test::same_bits(out[i], test::ref_max<Tr>(test::ref_max<Tr>(a0[i], b0[i]), c0[i])));
     }
@@ -303,11 +336,11 @@ TEST_CASE_TEMPLATE("relu kernel: every length, specials, in place", Tr, ONNX_OPS
       const auto x = test::random_vector<Tr>(rng, n);
       auto out = with_guards<Tr>(n, rng);
       const auto before = out;
-      vrelu<Tr>(n, x.data(), out.data() + kGuard);
+      relu_run<Tr>(n, x.data(), out.data() + kGuard);
       for (size_t i = 0; i < n; ++i) REQUIRE(test::same_bits(out[kGuard + i], test::ref_relu<Tr>(x[i])));
       require_guards_kept(out, before, n);
       auto inplace = x;
-      vrelu<Tr>(n, inplace.data(), inplace.data());
+      relu_run<Tr>(n, inplace.data(), inplace.data());
       for (size_t i = 0; i < n; ++i) REQUIRE(test::same_bits(inplace[i], test::ref_relu<Tr>(x[i])));
     }
   }
@@ -317,7 +350,7 @@ TEST_CASE_TEMPLATE("relu kernel: every length, specials, in place", Tr, ONNX_OPS
     for (size_t k = 0; k < shift; ++k) in.push_back(T(1));
     in.insert(in.end(), sp.begin(), sp.end());
     std::vector<T> out(in.size());
-    vrelu<Tr>(in.size(), in.data(), out.data());
+    relu_run<Tr>(in.size(), in.data(), out.data());
     for (size_t i = 0; i < in.size(); ++i) REQUIRE(test::same_bits(out[i], test::ref_relu<Tr>(in[i])));
   }
 }
@@ -330,14 +363,14 @@ TEST_CASE_TEMPLATE("relu kernel: long runs (512 KiB and around it), in place too
     const auto x = test::random_vector<Tr>(rng, n);  // a quarter specials
     auto out = with_guards<Tr>(n, rng);
     const auto before = out;
-    vrelu<Tr>(n, x.data(), out.data() + kGuard);
+    relu_run<Tr>(n, x.data(), out.data() + kGuard);
     for (size_t i = 0; i < n; ++i) {
       INFO("n=" << n << " i=" << i);
       REQUIRE(test::same_bits(out[kGuard + i], test::ref_relu<Tr>(x[i])));
     }
     require_guards_kept(out, before, n);
     auto inplace = x;
-    vrelu<Tr>(n, inplace.data(), inplace.data());
+    relu_run<Tr>(n, inplace.data(), inplace.data());
     for (size_t i = 0; i < n; ++i) REQUIRE(test::same_bits(inplace[i], test::ref_relu<Tr>(x[i])));
   }
 }
@@ -347,7 +380,7 @@ TEST_CASE("relu kernel: float16 and bfloat16, every bit pattern") {
     using Tr = decltype(traits);
     std::vector<uint16_t> all(65536), out(65536);
     for (size_t i = 0; i < all.size(); ++i) all[i] = uint16_t(i);
-    vrelu<Tr>(all.size(), all.data(), out.data());
+    relu_run<Tr>(all.size(), all.data(), out.data());
     for (size_t i = 0; i < all.size(); ++i) REQUIRE(out[i] == test::ref_relu<Tr>(all[i]));
   };
   run(Float16Traits{});
@@ -453,13 +486,13 @@ TEST_CASE("documented choices: first NaN wins with its payload, +0 beats -0, rel
   const float p1 = test::bit_cast<float>(test::bit_cast<uint32_t>(qnan) | 1u);
   const float p2 = test::bit_cast<float>(test::bit_cast<uint32_t>(qnan) | 2u | 0x80000000u);
   float a[4] = {p1, 1.0f, -0.0f, 0.0f}, b[4] = {p2, p2, 0.0f, -0.0f}, out[4];
-  vmax<Float32Traits>(4, a, b, out);
+  max_runs<Float32Traits>(4, a, b, out);
   CHECK(test::bit_cast<uint32_t>(out[0]) == test::bit_cast<uint32_t>(p1));
   CHECK(test::bit_cast<uint32_t>(out[1]) == test::bit_cast<uint32_t>(p2));
   CHECK(test::bit_cast<uint32_t>(out[2]) == 0u);
   CHECK(test::bit_cast<uint32_t>(out[3]) == 0u);
   float x[4] = {-0.0f, p2, -1.0f, 2.0f}, y[4];
-  vrelu<Float32Traits>(4, x, y);
+  relu_run<Float32Traits>(4, x, y);
   CHECK(test::bit_cast<uint32_t>(y[0]) == 0u);
   CHECK(test::bit_cast<uint32_t>(y[1]) == test::bit_cast<uint32_t>(p2));
   CHECK(y[2] == 0.0f);

@@ -1,6 +1,7 @@
-// The per-dtype kernels, behind plain function pointers, so that everything
-// around them (the planner, folding, grouping, the odometer) is compiled
-// once, not once per dtype. Built in one place, kernel_table.cpp.
+// Max's kernels for a dtype, as max_config.cpp picks them (the one place
+// that decides which loop runs), behind plain function pointers, so that
+// everything around them (the planner, folding, grouping, the odometer:
+// ops/max.cpp) is compiled once, not once per dtype.
 #pragma once
 
 #include <cstddef>
@@ -25,8 +26,5 @@ struct MaxKernels {
 
 // The Max kernels of a dtype; max2 is null for a number that is no dtype.
 MaxKernels max_kernels(int32_t dtype);
-
-// out = Relu(x) over n elements; false (nothing done) for a dtype without Relu.
-bool run_relu(int32_t dtype, size_t n, const void* x, void* out);
 
 }  // namespace onnx_ops
