@@ -3,8 +3,10 @@
 # node), natively with ASan+UBSan (vector code through the emulated SIMD
 # layer), and natively with the scalar-only kernels. The three builds come
 # first; the three suites, each one process on one core, then run side by side.
+# Before them, no #include cycle in the C++ (the check checked first).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+node scripts/check-includes.mjs --self-test src bindings tests/cpp tests/fuzz bench
 bash scripts/build-wasm.sh
 for preset in native-sanitize native-scalar; do
   cmake --preset $preset >/dev/null
