@@ -29,7 +29,7 @@
 #include <cstddef>
 #include <cstdlib>
 
-#include "kernels/pmax.h"
+#include "kernels/pmax_clean.h"
 #include "kernels/vmax_checked.h"
 #include "kernels/vmax_rows.h"
 #include "kernels/vrelu.h"

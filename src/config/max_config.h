@@ -17,11 +17,13 @@ struct MaxKernels {
   void (*max2)(size_t n, const void* a, bool a_single, const void* b, bool b_single, void* out);
   // out = max(a, b, c) over three runs in one pass; null: fold by twos.
   void (*max3)(size_t n, const void* a, const void* b, const void* c, void* out);
-  // Whether n values hold no NaN and no +0; null: no pmax shortcuts (and no rows, values).
-  bool (*clean)(size_t n, const void* x);
-  // pmax of rows against clean rows (vmax_rows) and against clean values (vmaxc_rows).
-  void (*rows)(const Rows& rows, const void* x, const void* y, void* out);
-  void (*values)(const Rows& rows, const void* x, const void* v, void* out);
+  // Whether n values hold no NaN and no +0 (PmaxClean::clean_all); null: no
+  // pmax shortcuts (and no pmax_rows, pmaxc_rows).
+  bool (*clean_all)(size_t n, const void* x);
+  // pmax of rows against a clean row, reused (vmax_rows on PmaxClean).
+  void (*pmax_rows)(const Rows& rows, const void* x, const void* y, void* out);
+  // pmax of rows against a clean value per row (vmaxc_rows on PmaxClean).
+  void (*pmaxc_rows)(const Rows& rows, const void* x, const void* v, void* out);
 };
 
 // The Max kernels of a dtype; max2 is null for a number that is no dtype.

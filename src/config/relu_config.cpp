@@ -3,7 +3,7 @@
 //   dtype                          kernel
 //   float32, float64, float16,     vrelu (the traits' vector Relu)
 //   bfloat16, int64
-//   int8, int16, int32             vmaxc_lanes<Tr> against zero (Relu is Max
+//   int8, int16, int32             vmaxc<Tr> against zero (Relu is Max
 //                                  with zero: a one-instruction vector max,
 //                                  and the code Max has already)
 //   unsigned                       none: Relu takes no unsigned dtype
@@ -23,7 +23,7 @@ bool run_relu(int32_t dtype, size_t n, const void* x_v, void* out_v) {
     T* out = static_cast<T*>(out_v);
     if constexpr (Tr::kFormat == Format::Integer && sizeof(T) <= 4) {
       const T zero = 0;
-      vmaxc_lanes<Tr, true>(n, x, &zero, out);
+      vmaxc<Tr, true>(n, x, &zero, out);
     } else {
       vrelu<Tr>(n, x, out);
     }

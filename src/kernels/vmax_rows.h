@@ -1,6 +1,6 @@
 // The row kernels, for Max [R, C] with a reused [C] row or a value per row
 // ([R, 1]), all rows in one call (a call per row shows in the time even for
-// rows of 1024 floats). Run on PmaxClean (pmax.h) against operands checked
+// rows of 1024 floats). Run on PmaxClean (pmax_clean.h) against operands checked
 // clean; any traits give the exact result.
 #pragma once
 

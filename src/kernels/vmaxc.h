@@ -7,16 +7,15 @@
 #include <cstddef>
 
 #include "kernel.h"
-#include "vmax_checked.h"
 
 namespace onnx_ops {
 
-// vmaxc_lanes: Tr::vmax against c's splat, four vectors a step when kBlocks
+// vmaxc: Tr::vmax against c's splat, four vectors a step when kBlocks
 // (the exact select of a float type is kept to one vector a step, for its
 // bytes: only a NaN c, which is rare, takes it). out may be exactly a;
 // partial overlap is not allowed.
 template <class Tr, bool kBlocks>
-ONNX_OPS_KERNEL void vmaxc_lanes(size_t n, const typename Tr::T* a, const typename Tr::T* c, typename Tr::T* out) {
+ONNX_OPS_KERNEL void vmaxc(size_t n, const typename Tr::T* a, const typename Tr::T* c, typename Tr::T* out) {
   assert(n == 0 || (a && c && out));
   assert(same_or_apart(a, out, n));
   if (n == 0) return;
@@ -36,24 +35,6 @@ ONNX_OPS_KERNEL void vmaxc_lanes(size_t n, const typename Tr::T* a, const typena
   ONNX_OPS_SCALAR_LOOP
   for (size_t i = 0; i < n; ++i) out[i] = Tr::max1(a[i], *c);
 }
-
-// Max(a, c) for float16/bfloat16 and a c that is no NaN: the fast formula
-// (vmax_checked.h) is exact then, but for an a that is a NaN with the sign
-// set (it yields c). Read as int16, those a are exactly the negative ones
-// above -inf's pattern; a & (a > -inf) keeps them and the non-negative a, and
-// an unsigned max with the result lets them through: a non-negative a is never
-// above the max as unsigned. Seven instructions per vector, no checks.
-template <class Tr>
-struct Half16MaxNonNan : Tr {
-#ifdef ONNX_OPS_VECTOR
-  static v128_t vmax(v128_t a, v128_t b) {
-    typename Fast<Tr>::Flags unused;
-    const v128_t r = Fast<Tr>::vmax_fast(a, b, unused);
-    const v128_t above_minus_inf = wasm_i16x8_gt(a, wasm_i16x8_splat(int16_t(0x8000 | Tr::kInf)));
-    return wasm_u16x8_max(r, wasm_v128_and(a, simd_opaque(above_minus_inf)));
-  }
-#endif
-};
 
 // vmaxc_nan: Max of a run and a NaN value c, which is the result wherever a
 // is no NaN (a NaN a, first, wins). A scalar loop, inline in its caller: a

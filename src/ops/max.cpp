@@ -73,9 +73,11 @@ ONNX_OPS_KERNEL void fold(size_t len, int n, const void* const* base, const unsi
 // and an odometer step, more than the run itself. So G rows at a time run as
 // one run, each input by its layout: Dense is read in place; a Value stays
 // one; a Row is tiled G times, once; a Gathered input has its G rows gathered
-// into a tile of its own for each group. Whether the plan goes so; if so,
-// each input's layout in layout[].
-bool groups(const BroadcastPlan& plan, size_t esize, Layout* layout) {
+// into a tile of its own for each group. try_group_layouts writes each
+// input's layout to layout[] and returns true when the plan's rows go so;
+// false (layout[] partly written) when its rows are too long, its inputs too
+// many, or a Gathered input's rows too long to gather.
+bool try_group_layouts(const BroadcastPlan& plan, size_t esize, Layout* layout) {
   const size_t row_bytes = size_t(plan.inner()) * esize;
   if (plan.rank < 2 || plan.n_inputs > kGroupInputs || row_bytes * 4 > kGroupBytes) return false;
   for (int i = 0; i < plan.n_inputs; ++i)
@@ -88,7 +90,7 @@ ONNX_OPS_KERNEL void run_groups(const BroadcastPlan& plan, const Layout* layout,
   const int n = plan.n_inputs;
   const size_t len = size_t(plan.inner());
   const size_t row_bytes = len * k.esize;
-  const size_t group = kGroupBytes / row_bytes;
+  const size_t per_group = kGroupBytes / row_bytes;  // rows
   const size_t outer = size_t(plan.total) / len;
   const void* at[kGroupInputs];
   unsigned char single[kGroupInputs];
@@ -98,10 +100,10 @@ ONNX_OPS_KERNEL void run_groups(const BroadcastPlan& plan, const Layout* layout,
     const bool tiled = layout[i] == Layout::Row || layout[i] == Layout::Gathered;
     single[i] = layout[i] == Layout::Value;
     at[i] = tiled ? tile[i] : x;
-    if (layout[i] == Layout::Row) gather_rows(plan, i, x, k.esize, 0, group, tile[i]);  // once: every group reuses it
+    if (layout[i] == Layout::Row) gather_rows(plan, i, x, k.esize, 0, per_group, tile[i]);  // once: all groups reuse it
   }
-  for (size_t o = 0; o < outer; o += group) {
-    const size_t rows = outer - o < group ? outer - o : group;
+  for (size_t o = 0; o < outer; o += per_group) {
+    const size_t rows = outer - o < per_group ? outer - o : per_group;
     for (int i = 0; i < n; ++i)
       if (layout[i] == Layout::Gathered)
         gather_rows(plan, i, static_cast<const unsigned char*>(inputs[i]), k.esize, int64_t(o), rows, tile[i]);
@@ -116,18 +118,18 @@ ONNX_OPS_KERNEL void run_groups(const BroadcastPlan& plan, const Layout* layout,
 // one of them, c, holds no NaN and no +0 (checked first; the operands then
 // commute, as only c's partner can hold a NaN), in one of three layouts:
 // - c a Row, the other Dense ([R, C] with [C]): all rows against it in one
-//   call (vmax_rows); rows up to 1 KiB against a 4 KiB tile of the row
+//   call (pmax_rows); rows up to 1 KiB against a 4 KiB tile of the row
 //   repeated, so that the kernel's inner loop runs long;
 // - c a value per row, rows of 17-32 or of at least kPmaxRowBytes, the other
 //   Dense or a Row (the outer product [R, 1] with [1, C]): a splat per row
-//   (vmaxc_rows), run by run along the last outer dim;
+//   (pmaxc_rows), run by run along the last outer dim;
 // - c rows reused within blocks ([A, B, C] with [A, 1, C]), of at least
-//   kPmaxRowBytes: a vmax_rows call per block.
+//   kPmaxRowBytes: a pmax_rows call per block.
 // Other row lengths go grouped (a loop per row cost more there). Returns
 // false, having written nothing, when no layout applies.
 ONNX_OPS_KERNEL bool run_pmax(const BroadcastPlan& plan, const void* const* inputs, unsigned char* out,
                               const MaxKernels& k) {
-  if (plan.n_inputs != 2 || !k.clean || plan.rank < 2) return false;
+  if (plan.n_inputs != 2 || !k.clean_all || plan.rank < 2) return false;
   const int last = plan.rank - 2;
   const size_t es = k.esize, len = size_t(plan.inner()), row_bytes = len * es;
   const size_t outer = size_t(plan.total) / len;
@@ -136,7 +138,7 @@ ONNX_OPS_KERNEL bool run_pmax(const BroadcastPlan& plan, const void* const* inpu
     const auto* c = static_cast<const unsigned char*>(inputs[i]);
     const auto* x = static_cast<const unsigned char*>(inputs[1 - i]);
     const Layout mine = layout_of(plan, i), other = layout_of(plan, 1 - i);
-    if (mine == Layout::Row && other == Layout::Dense && k.clean(len, c)) {
+    if (mine == Layout::Row && other == Layout::Dense && k.clean_all(len, c)) {
       size_t g = 1;
       alignas(16) unsigned char tile[kGroupBytes + 16];
       if (row_bytes * 4 <= kGroupBytes) {
@@ -145,28 +147,30 @@ ONNX_OPS_KERNEL bool run_pmax(const BroadcastPlan& plan, const void* const* inpu
         c = tile;
       }
       const size_t whole = outer / g * g;
-      k.rows(Rows{outer / g, g * len, g * len, 0}, x, c, out);
-      if (whole < outer) k.rows(Rows{outer - whole, len, len, 0}, x + whole * row_bytes, c, out + whole * row_bytes);
+      k.pmax_rows(Rows{outer / g, g * len, g * len, 0}, x, c, out);
+      if (whole < outer) {
+        k.pmax_rows(Rows{outer - whole, len, len, 0}, x + whole * row_bytes, c, out + whole * row_bytes);
+      }
       return true;
     }
-    const bool values = plan.stride(i, last + 1) == 0;  // else c's rows are rows
-    const bool long_enough = row_bytes >= kPmaxRowBytes || (values && row_bytes > 16 && row_bytes <= 32);
-    // Against values, the other may be a reused row too (an outer product).
-    const bool other_fits = other == Layout::Dense || (values && other == Layout::Row);
-    if (mine == Layout::Gathered && other_fits && long_enough && (values || plan.stride(i, last) == 0)) {
+    const bool per_row_value = plan.stride(i, last + 1) == 0;  // else c's rows are rows
+    const bool long_enough = row_bytes >= kPmaxRowBytes || (per_row_value && row_bytes > 16 && row_bytes <= 32);
+    // Against a value per row, the other may be a reused row too (an outer product).
+    const bool other_fits = other == Layout::Dense || (per_row_value && other == Layout::Row);
+    if (mine == Layout::Gathered && other_fits && long_enough && (per_row_value || plan.stride(i, last) == 0)) {
       int64_t count = 1;  // c's own elements
       for (int d = 0; d < plan.rank; ++d)
         if (plan.stride(i, d) != 0) count *= plan.dims[d];
-      if (!k.clean(size_t(count), c)) continue;
+      if (!k.clean_all(size_t(count), c)) continue;
       const size_t run = size_t(plan.dims[last]);
       const bool dense = other == Layout::Dense;
       for (size_t q = 0; q < outer; q += run) {
         const unsigned char* at = c + plan.row_offset(i, int64_t(q)) * int64_t(es);
-        if (values) {
-          k.values(Rows{run, len, dense ? len : 0, size_t(plan.stride(i, last))}, dense ? x + q * row_bytes : x, at,
-                   out + q * row_bytes);
+        if (per_row_value) {
+          k.pmaxc_rows(Rows{run, len, dense ? len : 0, size_t(plan.stride(i, last))}, dense ? x + q * row_bytes : x,
+                       at, out + q * row_bytes);
         } else {
-          k.rows(Rows{run, len, len, 0}, x + q * row_bytes, at, out + q * row_bytes);
+          k.pmax_rows(Rows{run, len, len, 0}, x + q * row_bytes, at, out + q * row_bytes);
         }
       }
       return true;
@@ -181,7 +185,7 @@ void run_plan(const BroadcastPlan& plan, const void* const* inputs, void* out_v,
   if (plan.total == 0) return;
   if (run_pmax(plan, inputs, static_cast<unsigned char*>(out_v), k)) return;
   Layout layout[kGroupInputs];
-  if (groups(plan, esize, layout)) {
+  if (try_group_layouts(plan, esize, layout)) {
     run_groups(plan, layout, inputs, static_cast<unsigned char*>(out_v), k);
     return;
   }

@@ -7,7 +7,7 @@
 #include "config/max_config.h"
 #include "config/relu_config.h"
 #include "kernels/copy.h"
-#include "kernels/pmax.h"
+#include "kernels/pmax_clean.h"
 #include "kernels/vmax3.h"
 #include "kernels/vmax_checked.h"
 #include "kernels/vmax_rows.h"
