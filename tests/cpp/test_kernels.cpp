@@ -499,6 +499,20 @@ TEST_CASE("documented choices: first NaN wins with its payload, +0 beats -0, rel
   CHECK(y[3] == 2.0f);
 }
 
+TEST_CASE("the kernels' in-place rule (same_or_apart): an input is the output itself, or apart from it") {
+  // What every kernel's assert checks: a partial overlap would let a store
+  // change a load still to come.
+  float buf[12] = {};
+  CHECK(same_or_apart(buf, buf, 4));          // in place
+  CHECK(same_or_apart(buf, buf + 4, 4));      // adjacent, either way
+  CHECK(same_or_apart(buf + 4, buf, 4));
+  CHECK(same_or_apart(buf, buf + 1, 0));      // nothing read or written
+  CHECK_FALSE(same_or_apart(buf, buf + 1, 4));  // out starts inside the input
+  CHECK_FALSE(same_or_apart(buf + 3, buf, 4));  // the input starts inside out
+  CHECK(same_or_apart(buf, 4 * sizeof(float), buf + 8, 4 * sizeof(float)));  // a row and a longer output
+  CHECK_FALSE(same_or_apart(buf, 12 * sizeof(float), buf + 8, 4 * sizeof(float)));
+}
+
 TEST_CASE("copy and fill kernels: every length, element size and alignment, with guards") {
   // Max of one input (a copy, or a fill from a repeated value) and runs whose
   // result is one value; vector loops, not libc calls (kernels/kernel.h).
