@@ -10,7 +10,8 @@
 //   Content-Security-Policy script-src 'self' 'wasm-unsafe-eval'.
 //   Browser cases run in headless Chromium (playwright-core + Debian's chromium).
 //   Also: the tarball's contents and package.json, publint and
-//   @arethetypeswrong/cli (attw) on the tarball, and the size budget.
+//   @arethetypeswrong/cli (attw) on the tarball, its Markdown's relative links,
+//   and the size budget.
 //
 //   npm run build && node --test tests/package/run.mjs
 //
@@ -31,6 +32,7 @@ import { chromium } from 'playwright-core';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import './api-docs.mjs';
+import { deadLinks, linkTargets } from './links.mjs';
 import { serve } from '../support/static-server.mjs';
 import { RUNTIMES } from '../engines/engines.mjs';
 
@@ -321,6 +323,34 @@ describe('the tarball', () => {
       });
       console.log(`# attw ${subpath}: ${line.join(', ')}`);
     }
+  });
+
+  test('every relative link of the packed Markdown leads to a file (and heading) in the package', () => {
+    const paths = packInfo.files.map((f) => f.path);
+    const markdown = new Map(paths.filter((p) => p.endsWith('.md')).map((p) => [p, readFileSync(join(unpacked, p), 'utf8')]));
+    const { checked, dead } = deadLinks(markdown, paths);
+    assert.deepEqual(dead, [], 'links to what the package does not hold');
+    const inReadme = linkTargets(markdown.get('README.md')).filter((t) => !/^[a-z]+:/i.test(t)).length;
+    assert.ok(inReadme > 0 && checked >= inReadme, `${checked} links checked, ${inReadme} in README.md`);
+    console.log(`# ${checked} relative links in ${[...markdown.keys()].join(', ')}`);
+  });
+
+  test('the link check finds what is dead and skips code', () => {
+    const files = new Map([
+      ['README.md', '# Top\n[a](docs/A.md) [b](docs/B.md) [c](docs/A.md#x) [d](#top) [e](#nope) [f](../up.md)\n' +
+        '[g](https://example.com/g.md) `[h](code.md)` <a href="docs/C.md">i</a>\n[j]: docs/A.md#y\n```\n[k](fenced.md)\n```\n'],
+      ['docs/A.md', '## X\n## Y\n[l](../README.md#top) [m](../README.md#x)\n'],
+    ]);
+    assert.deepEqual(deadLinks(files, ['README.md', 'docs/A.md']), {
+      checked: 10,
+      dead: [
+        'README.md: docs/B.md (the package has no docs/B.md)',
+        'README.md: #nope (no heading in README.md makes #nope)',
+        'README.md: ../up.md (outside the package)',
+        'README.md: docs/C.md (the package has no docs/C.md)',
+        'docs/A.md: ../README.md#x (no heading in README.md makes #x)',
+      ],
+    });
   });
 
   test(`size budget: what one environment loads is under ${BUDGET.raw} bytes, ${BUDGET.gzip} gzipped`, () => {
