@@ -5,7 +5,10 @@
 //                                 (base64) and inflated at load time with
 //                                 DecompressionStream('deflate')
 //   dist/cjs/...                  the same as CommonJS
-//   dist/types/                   declarations (tsc; also type-checks js/src)
+//   dist/types/*.d.ts             declarations (tsc; also type-checks js/src), CommonJS ones by the
+//                                 root package.json's "type": "commonjs": for `require` and node10
+//   dist/types/*.d.mts            the same as ES module declarations, for `import`
+//   dist/types/wasm-asset.d.ts    what importing the `onnx-ops-wasm/wasm` asset gives in a bundler
 //   dist/onnx-ops-wasm.wasm       the raw wasm, for createOps({ wasmBinary }) (not loaded by default)
 //
 // The glue comes from build/wasm/module/esm/onnx-ops-wasm.js, its wasm from the
@@ -15,7 +18,7 @@
 // file's URL (`new URL(..., import.meta.url)`, which bundlers would try to resolve
 // and which throws in the CommonJS build) is replaced by the bare file name.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync, inflateSync } from 'node:zlib';
@@ -34,10 +37,63 @@ rmSync(tmp, { recursive: true, force: true });
 mkdirSync(tmp, { recursive: true });
 
 // Declarations (and the type check of js/src).
+const types = join(dist, 'types');
 execFileSync(process.execPath, [tsc, '-p', project, '--module', 'es2020', '--moduleResolution', 'bundler',
-  '--declaration', '--emitDeclarationOnly', '--outDir', join(dist, 'types')], { stdio: 'inherit' });
-mkdirSync(join(dist, 'types', 'wasm'), { recursive: true });
-copyFileSync(join(root, 'js', 'src', 'wasm', 'onnx-ops-wasm.d.ts'), join(dist, 'types', 'wasm', 'onnx-ops-wasm.d.ts'));
+  '--declaration', '--emitDeclarationOnly', '--outDir', types], { stdio: 'inherit' });
+mkdirSync(join(types, 'wasm'), { recursive: true });
+copyFileSync(join(root, 'js', 'src', 'wasm', 'onnx-ops-wasm.d.ts'), join(types, 'wasm', 'onnx-ops-wasm.d.ts'));
+
+/**
+ * TypeScript reads a .d.ts as the format of the JavaScript beside it would be
+ * (the root package.json's "type": CommonJS), so the ES module build gets its
+ * own copy as .d.mts, whose relative imports name .mjs files (declared by the
+ * .d.mts beside them): every declaration file, whatever js/src holds.
+ */
+function esmDeclarations(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      esmDeclarations(file);
+      continue;
+    }
+    if (!entry.name.endsWith('.d.ts')) continue;
+    const text = readFileSync(file, 'utf8');
+    const relative = /((?:\bfrom|\bimport)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]*)\2/g;
+    const rewritten = text.replace(relative, (_, before, quote, path) => {
+      // tsc keeps the specifiers of js/src, which name the emitted .js files.
+      if (!path.endsWith('.js')) throw new Error(`build-js: ${file}: relative import ${path} does not end in .js`);
+      return `${before}${quote}${path.slice(0, -3)}.mjs${quote}`;
+    });
+    writeFileSync(file.slice(0, -'.d.ts'.length) + '.d.mts', rewritten);
+  }
+}
+esmDeclarations(types);
+
+// The CommonJS build marks its exports __esModule (esbuild's interop), so a
+// CommonJS `import x from` reads their `default`, which is undefined: declared,
+// __esModule makes TypeScript reject that import instead of guessing x to be
+// the whole module.
+const cjsIndex = join(types, 'index.d.ts');
+writeFileSync(cjsIndex, readFileSync(cjsIndex, 'utf8') + `/** Set on the CommonJS build's exports: there is no default export. */
+export declare const __esModule: true;
+`);
+
+// `onnx-ops-wasm/wasm` is the raw wasm file: to resolve (import.meta.resolve,
+// require.resolve) or, in a bundler that treats .wasm as an asset, to import as
+// its URL. `export =` types that default import from ES modules and require()
+// alike (one declaration: the file is no module of either format).
+const wasmAsset = join(types, 'wasm-asset.d.ts');
+if (existsSync(wasmAsset)) throw new Error(`build-js: tsc emitted ${wasmAsset}, the name of the wasm asset's declaration`);
+writeFileSync(wasmAsset, `/**
+ * onnx-ops-wasm/wasm is the package's wasm module, the file dist/onnx-ops-wasm.wasm:
+ * its bytes are createOps({ wasmBinary }). In Node, resolve it
+ * (import.meta.resolve('onnx-ops-wasm/wasm'), require.resolve) and read the file.
+ * A bundler that treats .wasm files as assets (esbuild's file loader, for one)
+ * gives the file's URL as the module's default export: this string.
+ */
+declare const wasmUrl: string;
+export = wasmUrl;
+`);
 
 const moduleDir = (kind) => join(root, 'build', 'wasm', 'module', kind);
 const isWasm = (b) => b.length > 8 && b.readUInt32LE(0) === 0x6d736100;

@@ -1,30 +1,36 @@
 // docs/API.md is hand-kept; this keeps it complete and current. It reads the
-// package's declarations (dist/types/index.d.ts) with the TypeScript compiler
+// package's declarations (dist/types/index.d.mts) with the TypeScript compiler
 // and checks that
 //   - every export (value or type) has a `### `name`` heading in docs/API.md;
 //   - every public member of an exported class or interface (Ops.max,
 //     WasmTensor.dispose, OpOptions.opset, ...) is named in the code (`spans`
 //     or fenced blocks) of its export's section;
 //   - every `### ` heading names an export (nothing documented that is gone);
-//   - the runtime module exports exactly the value exports the types declare.
+//   - the runtime module exports exactly the value exports the types declare;
+//   - the CommonJS declarations (index.d.ts) declare the same, and __esModule.
 //
 //   npm run build && node --test tests/package/api-docs.mjs   (tests/package/run.mjs runs it too)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TYPES = join(ROOT, 'dist', 'types', 'index.d.ts');
+const TYPES = join(ROOT, 'dist', 'types', 'index.d.mts');
+const CJS_TYPES = join(ROOT, 'dist', 'types', 'index.d.ts');
 const DOC = join(ROOT, 'docs', 'API.md');
 
-/** The package's exports: name -> { value, members } from the declarations. */
-function declaredExports() {
-  const program = ts.createProgram([TYPES], { strict: true, noEmit: true, skipLibCheck: true, types: [] });
+/** The package's exports: name -> { value, members } from the declarations `file`. */
+function declaredExports(file = TYPES) {
+  const program = ts.createProgram([file], {
+    strict: true, noEmit: true, skipLibCheck: true, types: [],
+    module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  });
   const checker = program.getTypeChecker();
-  const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(TYPES));
+  const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(file));
   const out = new Map();
   for (const sym of checker.getExportsOfModule(moduleSymbol)) {
     const target = sym.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(sym) : sym;
@@ -36,7 +42,8 @@ function declaredExports() {
         if (!decl || !decl.getSourceFile().fileName.startsWith(join(ROOT, 'dist', 'types'))) continue; // inherited (Error)
         if (ts.getCombinedModifierFlags(decl) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) continue;
         if (m.name.startsWith('#')) continue; // `#private`: declarations' stand-in for private fields
-        members.push(m.name);
+        // A symbol-keyed member (TypeScript's __@dispose@29) as its source names it: Symbol.dispose.
+        members.push(m.name.startsWith('__@') ? `Symbol.${m.name.slice(3).replace(/@\d+$/, '')}` : m.name);
       }
     }
     out.set(sym.name, { value, members });
@@ -59,7 +66,7 @@ function docSections(text) {
 }
 
 test('docs/API.md documents every export of the package and every public member', async () => {
-  assert.ok(existsSync(TYPES), 'dist/types/index.d.ts is missing: run `npm run build` first');
+  assert.ok(existsSync(TYPES), 'dist/types/index.d.mts is missing: run `npm run build` first');
   const declared = declaredExports();
   const sections = docSections(readFileSync(DOC, 'utf8'));
   assert.ok(declared.size > 20, `only ${declared.size} exports found`);
@@ -72,7 +79,7 @@ test('docs/API.md documents every export of the package and every public member'
     // The code in the section: `spans` and fenced blocks.
     const code = [...(sections.get(name) ?? '').matchAll(/```[^]*?```|`[^`\n]+`/g)].map((m) => m[0]).join('\n');
     for (const m of members) {
-      if (!new RegExp(`(?<![\\w$])${m.replace(/\$/g, '\\$')}(?![\\w$])`).test(code)) undocumented.push(`${name}.${m}`);
+      if (!new RegExp(`(?<![\\w$])${m.replace(/[$.]/g, '\\$&')}(?![\\w$])`).test(code)) undocumented.push(`${name}.${m}`);
     }
   }
   assert.deepEqual(undocumented, [], 'members not named in their section of docs/API.md');
@@ -80,4 +87,8 @@ test('docs/API.md documents every export of the package and every public member'
   const runtime = Object.keys(await import(join(ROOT, 'dist', 'esm', 'index.js'))).sort();
   const values = [...declared].filter(([, d]) => d.value).map(([n]) => n).sort();
   assert.deepEqual(runtime, values, 'the module\'s exports and the declared value exports differ');
+
+  const cjs = declaredExports(CJS_TYPES);
+  assert.deepEqual([...cjs.keys()].sort(), [...declared.keys(), '__esModule'].sort(), 'index.d.ts and index.d.mts');
+  assert.equal(createRequire(import.meta.url)(join(ROOT, 'dist', 'cjs', 'index.js')).__esModule, true);
 });

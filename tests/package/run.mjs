@@ -3,12 +3,15 @@
 // broadcasting) and Relu run and their values are checked:
 //
 //   Node require() and import (and examples/node-*.{cjs,mjs}); TypeScript with
-//   moduleResolution nodenext and bundler; a Vite app (production build, and the
-//   dev server); an esbuild bundle (with a module worker); examples/browser.html
+//   moduleResolution node16, nodenext and bundler, from ES modules and CommonJS;
+//   a Vite app (production build, and the dev server); an esbuild bundle (with a
+//   module worker, and onnx-ops-wasm/wasm as a file asset); examples/browser.html
 //   and examples/worker.html; a page and a module worker under the
 //   Content-Security-Policy script-src 'self' 'wasm-unsafe-eval'.
 //   Browser cases run in headless Chromium (playwright-core + Debian's chromium).
-//   Also: the tarball's contents and package.json, and the size budget.
+//   Also: the tarball's contents and package.json, publint and
+//   @arethetypeswrong/cli (attw) on the tarball, its Markdown's relative links,
+//   and the size budget.
 //
 //   npm run build && node --test tests/package/run.mjs
 //
@@ -18,15 +21,18 @@
 // keeps the consumer projects (their folder is printed).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
 import './api-docs.mjs';
+import { deadLinks, linkTargets } from './links.mjs';
 import { serve } from '../support/static-server.mjs';
 import { RUNTIMES } from '../engines/engines.mjs';
 
@@ -116,7 +122,19 @@ const html = (script) => '<!doctype html>\n<meta charset="utf-8">\n<link rel="ic
 let TMP;
 let tarball;
 let packInfo;
+/** The tarball unpacked: its package/ folder. */
+let unpacked;
 let browser;
+
+/** Runs `cmd` with its stdout into `file` (attw exits before a pipe drains past 64 KiB); resolves its exit code. */
+function shToFile(cmd, args, cwd, file) {
+  const fd = openSync(file, 'w');
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, stdio: ['ignore', fd, 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', (code) => resolve(code));
+  }).finally(() => closeSync(fd));
+}
 
 async function sh(cmd, args, cwd, env = {}) {
   try {
@@ -215,6 +233,9 @@ before(async () => {
   const { stdout } = await sh('npm', ['pack', '--json', '--pack-destination', TMP, '--loglevel=error'], ROOT);
   [packInfo] = JSON.parse(stdout);
   tarball = join(TMP, packInfo.filename);
+  mkdirSync(join(TMP, 'unpacked'));
+  await sh('tar', ['-xzf', tarball, '-C', join(TMP, 'unpacked')], TMP);
+  unpacked = join(TMP, 'unpacked', 'package');
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 });
 
@@ -225,16 +246,21 @@ after(async () => {
 
 // ---- the tarball -------------------------------------------------------------------
 describe('the tarball', () => {
-  test('holds the prebuilt ES module, CommonJS and types, README, LICENSE, CHANGELOG, API docs; nothing else', () => {
+  test('holds the prebuilt ES module, CommonJS and types of each, README, LICENSE, CHANGELOG, API docs; nothing else', () => {
     const files = packInfo.files.map((f) => f.path).sort();
     for (const required of [
       'package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/API.md',
       'dist/esm/index.js', 'dist/esm/package.json',
       'dist/cjs/index.js', 'dist/cjs/package.json',
-      'dist/types/index.d.ts', 'dist/types/wasm/onnx-ops-wasm.d.ts', 'dist/onnx-ops-wasm.wasm',
+      'dist/types/index.d.ts', 'dist/types/wasm/onnx-ops-wasm.d.ts', 'dist/types/index.d.mts',
+      'dist/types/wasm/onnx-ops-wasm.d.mts', 'dist/types/wasm-asset.d.ts', 'dist/onnx-ops-wasm.wasm',
     ]) assert.ok(files.includes(required), `${required} is missing from the tarball`);
-    const allowed = /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|docs\/API\.md|dist\/(esm|cjs)\/[\w/-]+\.(js|js\.map|json)|dist\/types\/[\w/-]+\.d\.ts|dist\/onnx-ops-wasm\.wasm)$/;
+    const allowed = /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|docs\/API\.md|dist\/(esm|cjs)\/[\w/-]+\.(js|js\.map|json)|dist\/types\/[\w/-]+\.d\.m?ts|dist\/onnx-ops-wasm\.wasm)$/;
     assert.deepEqual(files.filter((f) => !allowed.test(f)), [], 'unexpected files in the tarball');
+    // Each declaration file for require() has its twin for import (but the wasm asset's, one for both).
+    const cjsTypes = files.filter((f) => f.startsWith('dist/types/') && f.endsWith('.d.ts') && f !== 'dist/types/wasm-asset.d.ts');
+    const esmTypes = files.filter((f) => f.endsWith('.d.mts'));
+    assert.deepEqual(esmTypes, cjsTypes.map((f) => f.replace(/\.d\.ts$/, '.d.mts')).sort(), '.d.ts and .d.mts pairs');
     console.log(`# tarball ${packInfo.filename}: ${packInfo.size} bytes, ${packInfo.files.length} files, ` +
       `${packInfo.unpackedSize} bytes unpacked`);
   });
@@ -257,8 +283,74 @@ describe('the tarball', () => {
     const targets = [pkg.main, pkg.module, pkg.types];
     const walk = (x) => (typeof x === 'string' ? targets.push(x) : Object.values(x).forEach(walk));
     walk(pkg.exports);
+    walk(pkg.typesVersions);
     for (const t of targets) assert.ok(files.has(t.replace(/^\.\//, '')), `${t} (package.json) is not in the tarball`);
-    assert.deepEqual(Object.keys(pkg.exports['.']), ['types', 'import', 'require'], 'condition order: types first');
+    // Types per condition, each first: the .d.ts files are CommonJS by "type", like the require() build.
+    assert.equal(pkg.type, 'commonjs');
+    const { import: esm, require: cjs } = pkg.exports['.'];
+    assert.deepEqual(Object.keys(pkg.exports['.']), ['import', 'require']);
+    for (const c of [esm, cjs, pkg.exports['./wasm']]) assert.deepEqual(Object.keys(c), ['types', 'default']);
+    assert.match(esm.types, /\.d\.mts$/);
+    assert.match(cjs.types, /[^m]\.d\.ts$/);
+    assert.equal(pkg.main, cjs.default);
+    assert.equal(pkg.types, cjs.types, 'node10 (no exports) gets the declarations of main, the CommonJS build');
+    assert.deepEqual(pkg.typesVersions, { '*': { wasm: [pkg.exports['./wasm'].types] } }, 'node10 finds the wasm asset\'s types');
+  });
+
+  test('publint finds nothing in the tarball, suggestions included', async () => {
+    const bytes = readFileSync(tarball);
+    const { messages, pkg } = await publint({
+      pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) }, level: 'suggestion', strict: true,
+    });
+    assert.deepEqual(messages.map((m) => `${m.type}: ${formatMessage(m, pkg)}`), [], 'publint');
+  });
+
+  test('attw: every entry point resolves to types of its format under node10, node16 (from CommonJS and ES modules) and bundler', async () => {
+    // --no-definitely-typed: the package's own types only, and nothing fetched.
+    const out = join(TMP, 'attw.json');
+    const code = await shToFile(process.execPath,
+      [nodeBin('@arethetypeswrong/cli/dist/index.js'), tarball, '--format', 'json', '--no-definitely-typed'], TMP, out);
+    const { analysis } = JSON.parse(readFileSync(out, 'utf8'));
+    assert.deepEqual(analysis.problems, [], 'attw problems');
+    assert.equal(code, 0, 'attw exit code');
+    const pkg = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8'));
+    assert.deepEqual(Object.keys(analysis.entrypoints), Object.keys(pkg.exports), 'the entry points attw checked');
+    for (const [subpath, { resolutions }] of Object.entries(analysis.entrypoints)) {
+      assert.deepEqual(Object.keys(resolutions), ['node10', 'node16-cjs', 'node16-esm', 'bundler'], subpath);
+      const line = Object.entries(resolutions).map(([kind, r]) => {
+        assert.ok(r.resolution?.fileName, `${subpath} under ${kind}: no types`);
+        return `${kind} ${r.resolution.fileName.replace('/node_modules/onnx-ops-wasm/', '')}`;
+      });
+      console.log(`# attw ${subpath}: ${line.join(', ')}`);
+    }
+  });
+
+  test('every relative link of the packed Markdown leads to a file (and heading) in the package', () => {
+    const paths = packInfo.files.map((f) => f.path);
+    const markdown = new Map(paths.filter((p) => p.endsWith('.md')).map((p) => [p, readFileSync(join(unpacked, p), 'utf8')]));
+    const { checked, dead } = deadLinks(markdown, paths);
+    assert.deepEqual(dead, [], 'links to what the package does not hold');
+    const inReadme = linkTargets(markdown.get('README.md')).filter((t) => !/^[a-z]+:/i.test(t)).length;
+    assert.ok(inReadme > 0 && checked >= inReadme, `${checked} links checked, ${inReadme} in README.md`);
+    console.log(`# ${checked} relative links in ${[...markdown.keys()].join(', ')}`);
+  });
+
+  test('the link check finds what is dead and skips code', () => {
+    const files = new Map([
+      ['README.md', '# Top\n[a](docs/A.md) [b](docs/B.md) [c](docs/A.md#x) [d](#top) [e](#nope) [f](../up.md)\n' +
+        '[g](https://example.com/g.md) `[h](code.md)` <a href="docs/C.md">i</a>\n[j]: docs/A.md#y\n```\n[k](fenced.md)\n```\n'],
+      ['docs/A.md', '## X\n## Y\n[l](../README.md#top) [m](../README.md#x)\n'],
+    ]);
+    assert.deepEqual(deadLinks(files, ['README.md', 'docs/A.md']), {
+      checked: 10,
+      dead: [
+        'README.md: docs/B.md (the package has no docs/B.md)',
+        'README.md: #nope (no heading in README.md makes #nope)',
+        'README.md: ../up.md (outside the package)',
+        'README.md: docs/C.md (the package has no docs/C.md)',
+        'docs/A.md: ../README.md#x (no heading in README.md makes #x)',
+      ],
+    });
   });
 
   test(`size budget: what one environment loads is under ${BUDGET.raw} bytes, ${BUDGET.gzip} gzipped`, () => {
@@ -288,12 +380,13 @@ const lib = require('onnx-ops-wasm');
 const { check } = require('./check.cjs');
 check(lib).then((result) => {
   const after = [process.listenerCount('uncaughtException'), process.listenerCount('unhandledRejection')];
-  console.log(JSON.stringify({ result, listeners: [before, after], esModule: lib.__esModule === true }));
+  console.log(JSON.stringify({ result, listeners: [before, after], esModule: lib.__esModule === true, hasDefault: 'default' in lib }));
 });
 `,
       'import.mjs': `import { readFileSync } from 'node:fs';
 const globalsBefore = Object.keys(globalThis).sort().join();
 const lib = await import('onnx-ops-wasm');
+const hasDefault = 'default' in lib;
 const globalsAfter = Object.keys(globalThis).sort().join();
 import { check } from './check.mjs';
 const result = await check(lib);
@@ -320,7 +413,7 @@ const foreign = [() => cjsOps.relu(esmTensor), () => cjsOps.max([new Float32Arra
 // The error class keeps its name through minification; console.log shows a tensor's fields, not the module.
 const names = [lib.OnnxOpsError.name, cjs.OnnxOpsError.name];
 const shown = (await import('node:util')).inspect(esmTensor);
-console.log(JSON.stringify({ result, sameGlobals: globalsBefore === globalsAfter, viaBinary, version, badBinary, foreign, names, shown }));
+console.log(JSON.stringify({ result, sameGlobals: globalsBefore === globalsAfter, viaBinary, version, badBinary, foreign, names, shown, hasDefault }));
 `,
     });
     cpSync(join(ROOT, 'examples', 'node-cjs.cjs'), join(dir, 'node-cjs.cjs'));
@@ -333,6 +426,7 @@ console.log(JSON.stringify({ result, sameGlobals: globalsBefore === globalsAfter
     assert.deepEqual(out.result, EXPECTED);
     assert.deepEqual(out.listeners[1], out.listeners[0], 'createOps() added process listeners');
     assert.equal(out.esModule, true);
+    assert.equal(out.hasDefault, false, 'the types declare no default export');
   });
 
   test('import (ES module) runs Max with broadcasting and Relu, adds no globals; onnx-ops-wasm/wasm loads, bad bytes reject quietly; the CommonJS build refuses its tensors', async () => {
@@ -347,6 +441,7 @@ console.log(JSON.stringify({ result, sameGlobals: globalsBefore === globalsAfter
     assert.deepEqual(out.foreign, ['FOREIGN_TENSOR', 'FOREIGN_TENSOR', 'FOREIGN_TENSOR']);
     assert.deepEqual(out.names, ['OnnxOpsError', 'OnnxOpsError']);
     assert.match(out.shown, /^\w+ \{ dtype: 'float32', shape: \[ 2 \], size: 2, byteLength: 8 \}$/);
+    assert.equal(out.hasDefault, false, 'the types declare no default export');
   });
 
   test('examples/node-cjs.cjs and examples/node-esm.mjs run against the installed package', async () => {
@@ -357,6 +452,32 @@ console.log(JSON.stringify({ result, sameGlobals: globalsBefore === globalsAfter
     assert.match(esm, /Relu \[ 2, 3 \] \[ 0, 0, 0, 1, 2, 3 \]/);
     assert.match(esm, /Max \[ 2, 3 \] \[ 0\.5, -1, 2\.5, 1, 2, 3 \]/);
     assert.match(esm, /error BROADCAST_MISMATCH/);
+  });
+
+  test('onnx-ops-wasm/wasm as esbuild\'s file asset: import and require() give its URL (as its types say), whose bytes createOps() takes', async () => {
+    const esbuild = await import('esbuild');
+    const app = await consumer('asset-app', { type: 'module' }, {
+      'src/esm.js': `import { readFileSync } from 'node:fs';
+import { createOps } from 'onnx-ops-wasm';
+import wasmUrl from 'onnx-ops-wasm/wasm';
+const ops = await createOps({ wasmBinary: readFileSync(new URL(wasmUrl, import.meta.url)) });
+console.log(JSON.stringify({ type: typeof wasmUrl, relu: Array.from(ops.relu(new Float32Array([-1, 3])).data) }));
+`,
+      'src/cjs.cjs': `const wasmUrl = require('onnx-ops-wasm/wasm');
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
+require('onnx-ops-wasm').createOps({ wasmBinary: readFileSync(join(__dirname, wasmUrl)) }).then((ops) =>
+  console.log(JSON.stringify({ type: typeof wasmUrl, relu: Array.from(ops.relu(new Float32Array([-1, 3])).data) })));
+`,
+    });
+    for (const [entry, format, outfile] of [['src/esm.js', 'esm', 'out/esm.mjs'], ['src/cjs.cjs', 'cjs', 'out/cjs.cjs']]) {
+      const result = await esbuild.build({
+        absWorkingDir: app, entryPoints: [entry], outfile, bundle: true, format, platform: 'node',
+        loader: { '.wasm': 'file' }, logLevel: 'silent',
+      });
+      assert.deepEqual([...result.warnings, ...result.errors], [], `esbuild (${format}) warned`);
+      assert.deepEqual(JSON.parse((await sh(process.execPath, [outfile], app)).stdout), { type: 'string', relu: [0, 3] }, format);
+    }
   });
 });
 
@@ -395,6 +516,40 @@ export async function main(): Promise<number[]> {
   return [...ops.max([new Float32Array(1)]).shape, ...r.shape];
 }
 `;
+  // What attw calls node16 (from ESM): import gets the ES module declarations
+  // (.d.mts), which, like the ES module build, have no default export.
+  const fromEsm = `import * as onnxOps from 'onnx-ops-wasm';
+import { createOps, type Result, WasmTensor } from 'onnx-ops-wasm';
+// @ts-expect-error the package has no default export (Node's import finds none)
+import missing from 'onnx-ops-wasm';
+import wasmUrl from 'onnx-ops-wasm/wasm';
+
+const ops: onnxOps.Ops = await onnxOps.createOps();
+const same: typeof createOps = onnxOps.createOps;
+const r: Result = ops.relu(new Float32Array(2));
+const w: WasmTensor = ops.tensor('float32', [1], new Float32Array(1));
+const url: string = wasmUrl;
+void [same, r, w, url, missing];
+`;
+  // node16 (from CommonJS): require gets the CommonJS declarations (.d.ts), a
+  // dynamic import() the ES module ones.
+  const fromCjs = `import onnxOps = require('onnx-ops-wasm');
+import * as ns from 'onnx-ops-wasm';
+import { createOps, type Result } from 'onnx-ops-wasm';
+// @ts-expect-error the package has no default export (require() gives __esModule and no default)
+import missing from 'onnx-ops-wasm';
+import wasmUrl = require('onnx-ops-wasm/wasm');
+import wasmUrlToo from 'onnx-ops-wasm/wasm';
+
+export async function main(): Promise<unknown[]> {
+  const ops = await onnxOps.createOps();
+  const r: Result = (await ns.createOps()).max([new Float32Array(1), new Float32Array(3)]);
+  const esm = await import('onnx-ops-wasm');
+  const fromEsm: Result = (await esm.createOps()).relu(new Int8Array(2));
+  const urls: string[] = [wasmUrl, wasmUrlToo];
+  return [ops.simd, r, fromEsm, urls, createOps, missing];
+}
+`;
   // onnxruntime-common's types need the DOM library: a file of their own.
   const ort = `import { type Result, createOps, toOrt } from 'onnx-ops-wasm';
 import { Tensor } from 'onnxruntime-common';
@@ -420,21 +575,36 @@ void [r, s];
     files,
   }, null, 2);
   let dir;
+  let cjsDir;
   before(async () => {
     dir = await consumer('ts-app', { type: 'module' }, {
       'esm.ts': esm,
       'cjs.cts': cjs,
-      'tsconfig.nodenext.json': tsconfig({ module: 'nodenext', moduleResolution: 'nodenext' }, ['esm.ts', 'cjs.cts']),
-      'tsconfig.bundler.json': tsconfig({ module: 'esnext', moduleResolution: 'bundler' }, ['esm.ts']),
+      'from-esm.mts': fromEsm,
+      'tsconfig.node16.json': tsconfig({ module: 'node16', moduleResolution: 'node16' }, ['esm.ts', 'cjs.cts', 'from-esm.mts']),
+      'tsconfig.nodenext.json': tsconfig({ module: 'nodenext', moduleResolution: 'nodenext' }, ['esm.ts', 'cjs.cts', 'from-esm.mts']),
+      'tsconfig.bundler.json': tsconfig({ module: 'esnext', moduleResolution: 'bundler' }, ['esm.ts', 'from-esm.mts']),
       'ort.ts': ort,
       'tsconfig.ort.json': tsconfig({ module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'] }, ['ort.ts']),
       'ort-input.ts': ortInput,
       'tsconfig.ort-input.json': tsconfig({ module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'] }, ['ort-input.ts']),
     }, ['onnxruntime-common']);
+    // A package of type commonjs: its .ts files are CommonJS.
+    cjsDir = await consumer('ts-cjs-app', { type: 'commonjs' }, {
+      'from-cjs.ts': fromCjs,
+      'tsconfig.node16.json': tsconfig({ module: 'node16', moduleResolution: 'node16' }, ['from-cjs.ts']),
+      'tsconfig.nodenext.json': tsconfig({ module: 'nodenext', moduleResolution: 'nodenext' }, ['from-cjs.ts']),
+      'tsconfig.node10.json': tsconfig({ module: 'commonjs', moduleResolution: 'node10', esModuleInterop: true }, ['from-cjs.ts']),
+    });
   });
-  for (const resolution of ['nodenext', 'bundler']) {
-    test(`tsc --noEmit, moduleResolution ${resolution} (strict, no skipLibCheck, lib es2022 without DOM)`, async () => {
+  for (const resolution of ['node16', 'nodenext', 'bundler']) {
+    test(`tsc --noEmit, moduleResolution ${resolution}, from ES modules${resolution === 'bundler' ? '' : ' and a .cts'} (strict, no skipLibCheck, lib es2022 without DOM)`, async () => {
       await sh(process.execPath, [nodeBin('typescript/bin/tsc'), '-p', `tsconfig.${resolution}.json`], dir);
+    });
+  }
+  for (const resolution of ['node16', 'nodenext', 'node10']) {
+    test(`tsc --noEmit, moduleResolution ${resolution}, from CommonJS (a package of type commonjs)`, async () => {
+      await sh(process.execPath, [nodeBin('typescript/bin/tsc'), '-p', `tsconfig.${resolution}.json`], cjsDir);
     });
   }
   test('tsc --noEmit: toOrt() with onnxruntime-common\'s Tensor class', async () => {
