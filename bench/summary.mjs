@@ -3,7 +3,7 @@
 // results/browser-<engine>.json), so that no figure there is typed by hand.
 //
 //   node bench/summary.mjs            both, as Markdown
-//   node bench/summary.mjs --readme   README.md's table only
+//   node bench/summary.mjs --readme   README.md's table only (--engines: PERFORMANCE.md's only)
 //
 // Ratios come from one run each; a plain call's time is given beside the fresh
 // pages of its result at the price that run measured (bench/README.md,
@@ -43,23 +43,29 @@ const find = (run, workload, n) => run.cases.find((c) => c.section === 'sizes' &
 /** The lower of a run's fresh-page measurements (µs per 4 KiB page), or null before runs recorded it. */
 const pageUs = (run) => (run.meta.pageCost?.length ? Math.min(...run.meta.pageCost.map((p) => p.us_per_page)) : null);
 const fmtPage = (x) => (x == null ? 'not recorded' : x >= 10 ? x.toFixed(0) : x >= 1 ? x.toFixed(1) : x.toFixed(2));
+// Results under one page come from the allocators' small pools (or V8's heap): no column for them.
 const freshCell = (run, c) => {
   const p = pageUs(run);
-  return p == null ? 'n/a' : fmtUs(freshPagesUs({ us_per_page: p }, c.elements * 4));
+  return p == null ? 'n/a' : c.elements * 4 < 4096 ? '–' : ru(freshPagesUs({ us_per_page: p }, c.elements * 4));
 };
 
-/** README.md's table: what the library controls, as ratios within each run; plain beside its floor and its fresh pages. */
+// README.md's figures, rounded to what a reader compares: 2-3 significant digits.
+const rx = (x) => (x == null || !isFinite(x) ? 'n/a' : x >= 10 ? `${Math.round(x)}×` : `${x.toFixed(x >= 2 ? 1 : 2)}×`);
+const ru = (us) => (us == null ? 'n/a' : us >= 1000 ? Math.round(us).toLocaleString('en-US') : us >= 10 ? us.toFixed(0) : us >= 1 ? us.toFixed(1) : us.toFixed(us >= 0.1 ? 2 : 3));
+
+/** README.md's table: what the library controls, as ratios within each run; a plain call's time beside its result's fresh pages. */
 export function readmeTable(all = runs()) {
-  const L = ['| engine | op | zero-copy ×copy | `out` ×copy | ort-web ÷ zero-copy | ort-web ÷ `out` | n = 16, µs: zero-copy · plain · ort-web | plain ×floor | plain µs · its fresh pages µs |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |'];
+  const L = ['| 1e6 | zero-copy ×copy | `out` ×copy | ort-web ÷ zero-copy · `out` | n = 16, µs: zero-copy · plain · ort-web | plain µs · its fresh pages µs |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |'];
   for (const run of all) {
     for (const [w, label] of [['relu', 'Relu'], ['max2', 'Max-2']]) {
       const c = find(run, w, 1e6), s = find(run, w, 16);
       if (!c) continue;
-      L.push(`| ${run.short} | ${label} | ${fmtX(ratio(med(c, 'ours-zc'), med(c, 'copy')))} | ${fmtX(ratio(med(c, 'ours-out'), med(c, 'copy')))} | `
-        + `${fmtX(ratio(med(c, 'ort-web'), med(c, 'ours-zc')))} | ${fmtX(ratio(med(c, 'ort-web'), med(c, 'ours-out')))} | `
-        + `${s ? [med(s, 'ours-zc'), med(s, 'ours'), med(s, 'ort-web')].map(fmtUs).join(' · ') : 'n/a'} | `
-        + `${fmtX(ratio(med(c, 'ours'), med(c, 'floor')))} | ${fmtUs(med(c, 'ours'))} · ${freshCell(run, c)} |`);
+      const p = pageUs(run);
+      L.push(`| ${run.short.split(' ')[0]} ${label} | ${rx(ratio(med(c, 'ours-zc'), med(c, 'copy')))} | ${rx(ratio(med(c, 'ours-out'), med(c, 'copy')))} | `
+        + `${rx(ratio(med(c, 'ort-web'), med(c, 'ours-zc')))} · ${rx(ratio(med(c, 'ort-web'), med(c, 'ours-out')))} | `
+        + `${s ? [med(s, 'ours-zc'), med(s, 'ours'), med(s, 'ort-web')].map(ru).join(' · ') : 'n/a'} | `
+        + `${ru(med(c, 'ours'))} · ${p == null ? 'n/a' : ru(freshPagesUs({ us_per_page: p }, c.elements * 4))} |`);
     }
   }
   return L;
@@ -75,7 +81,8 @@ export function engineTables(all = runs()) {
       + `load average ${m.loadavgStart?.[0]}-${m.loadavgEnd?.[0]}; a fresh 4 KiB page: ${pc})`, '',
     '| workload | n | zero-copy µs (×copy) | `out` µs (×floor) | plain µs (×floor) | fresh pages µs | ort-web µs | ort-web ÷ zero-copy · `out` · plain |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-    const rows = [['relu', [16, 1e3, 1e5, 1e6, 4e6]], ['max2', [16, 1e3, 1e5, 1e6, 4e6]], ['max3', [1e6]], ['max-bcast', [1e6]], ['max-scalar', [1e6]]];
+    // the other Max workloads at 1e6 in Node's table only (the browser files have them all)
+    const rows = [['relu', [16, 1e5, 1e6, 4e6]], ['max2', [16, 1e5, 1e6, 4e6]], ...(run.file === 'latest.md' ? [['max3', [1e6]], ['max-bcast', [1e6]], ['max-scalar', [1e6]]] : [])];
     for (const [w, sizes] of rows) {
       for (const n of sizes) {
         const c = find(run, w, n);
@@ -92,6 +99,7 @@ export function engineTables(all = runs()) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const all = runs();
-  console.log(readmeTable(all).join('\n'));
-  if (!process.argv.includes('--readme')) console.log(['', ...engineTables(all)].join('\n'));
+  const only = (f) => process.argv.includes(f);
+  if (!only('--engines')) console.log(readmeTable(all).join('\n'));
+  if (!only('--readme')) console.log(['', ...engineTables(all)].join('\n'));
 }
