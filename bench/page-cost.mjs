@@ -8,7 +8,7 @@
 // bench/page-faults.c measures the same natively.
 
 export const PAGE_BYTES = 4096;
-/** What a usual desktop or server charges per fresh 4 KiB page, µs (bench/README.md). */
+/** What a usual desktop or server is commonly put at per fresh 4 KiB page, µs (not measured here). */
 export const USUAL_PAGE_US = [0.1, 0.3];
 /** Above this, the run's output and results files warn that fresh arrays cost far more than usual. */
 export const WARN_PAGE_US = 1;

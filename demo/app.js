@@ -829,11 +829,11 @@ async function runBench() {
 
 /**
  * A plain call returns a fresh array, and the first write to each of its memory
- * pages costs what the machine charges for fresh memory: about 0.1-0.3 µs a 4 KiB
- * page on a usual desktop, 100 times that on some virtual machines. Times that
- * alone (an array of the result's size, one write per page) and says so when it is
- * more than half of the plain call: then the page faults, not the library, set the
- * plain figures, and onnxruntime-web's and the JS loop's fresh results pay them too.
+ * pages costs what the machine charges for fresh memory, on some machines far more
+ * than the call's own work (bench/README.md, "Fresh memory"). Times that alone (an
+ * array of the result's size, one write per page) and says so when it is more than
+ * half of the plain call: then page faults, not the library, set the plain figure,
+ * and onnxruntime-web's and the JS loop's fresh results pay them too.
  */
 async function showFreshShare(plain, Ctor, n) {
   if (!plain || plain.error) return showFreshNote(null);
