@@ -857,13 +857,13 @@ function showFreshNote(f) {
   }
   const share = f.freshMs / f.plainMs;
   const dominates = share > 0.5;
-  const what = `A fresh ${f.name} of ${f.n.toLocaleString('en-US')} elements alone (allocated, each 4 KiB page written once) took ${fmtMs(f.freshMs)} ms here, ${(100 * share).toFixed(0)} % of the plain call's ${fmtMs(f.plainMs)} ms.`;
+  const what = `a fresh ${f.name} of ${f.n.toLocaleString('en-US')} elements alone (allocated, each 4 KiB page written once) took ${fmtMs(f.freshMs)} ms here, ${(100 * share).toFixed(0)} % of the plain call's ${fmtMs(f.plainMs)} ms.`;
   el.dataset.freshMs = String(f.freshMs);
   el.dataset.plainMs = String(f.plainMs);
   el.dataset.dominates = String(dominates);
   el.textContent = dominates
-    ? `Fresh arrays dominate what was measured: ${what} This machine charges that much for fresh memory, and every plain call's result array pays it (the JS loop's and onnxruntime-web's too); pass { out } or keep tensors in wasm memory (zero-copy) to measure, and avoid, the rest.`
-    : what;
+    ? `Fresh arrays dominate what was measured: ${what} This machine charges that much for fresh memory, and every plain call's result array pays it (the JS loop's and onnxruntime-web's too); pass { out } or keep tensors in wasm memory (zero-copy) to avoid it.`
+    : `${what[0].toUpperCase()}${what.slice(1)}`;
 }
 
 const fmtMs = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 1 ? ms.toFixed(2) : ms.toFixed(3));
