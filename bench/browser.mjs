@@ -22,6 +22,7 @@ import { COLUMNS } from './cases.mjs';
 import { FRESH_SIZES, runFresh } from './fresh.mjs';
 import { cpuModel } from './timing.mjs';
 import { fmtN, fmtUs, fmtX, svgChart } from './report.mjs';
+import { freshPagesUs, measurePageCost, pageCostCell, pageCostLine, pageCostWarning } from './page-cost.mjs';
 import { serve } from '../tests/support/static-server.mjs';
 import { BROWSERS, launch } from '../tests/browsers/drivers.mjs';
 
@@ -112,6 +113,8 @@ async function runEngine(name, server) {
     [page, info] = await openPage(browser, server, PEERS);
     console.log(`\n== ${browser.version}: SIMD ${info.simd}, timer step ${info.timerStepMs} ms, cross-origin isolated ${info.crossOriginIsolated}`);
     for (const [id, e] of Object.entries(info.peerErrors)) if (e !== 'not selected') console.warn(`!!!!!!!! ${name}: ${id} ${e}`);
+    const pageCost = [{ at: 'start', ...await page.evaluate(() => window.benchPage.pageCost()) }];
+    logPageCost(name, pageCost[0]);
     const cases = [];
     for (const c of caseList()) {
       const r = await page.evaluate((spec) => window.benchPage.runCase(spec),
@@ -121,6 +124,8 @@ async function runEngine(name, server) {
       for (const w of r.warnings) console.warn(`!!!!!!!! ${name}: ${w}`);
       console.log(`${name} ${r.label} ${r.dtype} n=${fmtN(r.n)}: ${brief(r)}`);
     }
+    pageCost.push({ at: 'end', ...await page.evaluate(() => window.benchPage.pageCost()) });
+    logPageCost(name, pageCost[1]);
     const problems = await page.flushProblems();
     await page.close();
     // A page of its own, so that what the cases left on the heap does not weigh on the allocations.
@@ -134,7 +139,7 @@ async function runEngine(name, server) {
     const meta = {
       engine: name, browser: browser.version, userAgent: info.userAgent, simd: info.simd,
       timerStepMs: info.timerStepMs, crossOriginIsolated: info.crossOriginIsolated,
-      ...machine(), loadavgStart, loadavgEnd: os.loadavg().map((x) => +x.toFixed(2)),
+      ...machine(), pageCost, loadavgStart, loadavgEnd: os.loadavg().map((x) => +x.toFixed(2)),
       peers: { ...info.peers, js: 'plain JS loops (bench/common.mjs)', copy: 'hand-assembled wasm module: memory.copy' },
       timing: `interleaved: ${ROUNDS} rounds (fresh arrays ${FRESH_ROUNDS}), each column one batch of >= ${BATCH_MS} ms per round, median of the rounds`,
       quick: QUICK, partial: PARTIAL, problems,
@@ -147,6 +152,12 @@ async function runEngine(name, server) {
     await page?.close().catch(() => {});
     await browser.close();
   }
+}
+
+function logPageCost(where, p) {
+  console.log(`${where}: fresh memory: ${pageCostLine([p])}`);
+  const w = pageCostWarning(p, where);
+  if (w) console.warn(w);
 }
 
 function machine() {
@@ -174,7 +185,7 @@ function headerLines(meta, title) {
     L.push(`| wasm SIMD | ${meta.simd} |`, `| performance.now() step | ${meta.timerStepMs} ms (cross-origin isolated: ${meta.crossOriginIsolated}) |`);
     for (const [k, v] of Object.entries(meta.peers)) L.push(`| ${k} | ${v} |`);
   }
-  L.push(`| timing | ${meta.timing} |`,
+  L.push(`| timing | ${meta.timing} |`, `| fresh memory | ${pageCostCell(meta.pageCost)} |`,
     `| load average (1/5/15 min) | start ${meta.loadavgStart.join(' / ')}, end ${meta.loadavgEnd.join(' / ')}${busy ? ' — **machine was busy: numbers are noisy**' : ''} |`,
     `| run time | ${meta.elapsed_s} s |`, '');
   return L;
@@ -195,16 +206,20 @@ function freshLines(rows) {
   return L;
 }
 
-/** Relu and Max-2 float32 from 1e3 to 4e6 (docs/PERFORMANCE.md's "Browsers" tables). */
-function summaryLines(cases) {
+/** Relu and Max-2 float32 from 1e3 to 4e6 (docs/PERFORMANCE.md's per-engine tables). */
+function summaryLines(cases, pageCost) {
+  const perPage = pageCost?.length ? Math.min(...pageCost.map((p) => p.us_per_page)) : null;
   const L = ['## Summary: the three call forms', '',
     'µs per call; in brackets onnxruntime-web\'s time / ours (> 1: ours faster), then ours / its floor: the plain',
-    'floor for plain calls, the floor with `out` for `{ out }`, the copy limit for zero-copy.', '',
-    '| workload | n | plain | + `out` | zero-copy | ort-web |', '|---|---:|---:|---:|---:|---:|'];
+    'floor for plain calls, the floor with `out` for `{ out }`, the copy limit for zero-copy. "fresh pages": the',
+    'result\'s 4 KiB pages at the lower fresh-memory cost this run measured (header): what a fresh result array',
+    '(ours, onnxruntime-web\'s, a JS loop\'s) pays on this machine unless the allocator recycles its pages.', '',
+    '| workload | n | plain | fresh pages | + `out` | zero-copy | ort-web |', '|---|---:|---:|---:|---:|---:|---:|'];
   for (const w of ['relu', 'max2']) {
     for (const r of cases.filter((c) => c.section === 'sizes' && c.workload === w && c.n >= 1e3 && c.n <= 4e6)) {
       const f = (id, floor) => `${fmtUs(med(r, id))} (${fmtX(ratio(med(r, 'ort-web'), med(r, id)))}, ${fmtX(ratio(med(r, id), med(r, floor)))})`;
-      L.push(`| ${r.label} | ${fmtN(r.n)} | ${f('ours', 'floor')} | ${f('ours-out', 'floor-out')} | ${f('ours-zc', 'copy')} | ${fmtUs(med(r, 'ort-web'))} |`);
+      const pages = perPage == null ? 'n/a' : fmtUs(freshPagesUs({ us_per_page: perPage }, r.elements * 4));
+      L.push(`| ${r.label} | ${fmtN(r.n)} | ${f('ours', 'floor')} | ${pages} | ${f('ours-out', 'floor-out')} | ${f('ours-zc', 'copy')} | ${fmtUs(med(r, 'ort-web'))} |`);
     }
   }
   const at16 = cases.filter((c) => c.section === 'sizes' && c.n === 16);
@@ -228,7 +243,7 @@ function markdown({ meta, cases, fresh }, svgName) {
     L.push('');
   }
   if (meta.problems.length) L.push('## Problems the page reported', '', ...meta.problems.map((p) => `- ${p}`), '');
-  L.push(...summaryLines(cases));
+  L.push(...summaryLines(cases, meta.pageCost));
   const ratios = (r) => [fmtX(ratio(med(r, 'ours'), med(r, 'floor'))), fmtX(ratio(med(r, 'ours-out'), med(r, 'floor-out'))), fmtX(ratio(med(r, 'ours-zc'), med(r, 'copy'))),
     ['ours', 'ours-out', 'ours-zc'].map((id) => fmtX(ratio(med(r, 'ort-web'), med(r, id)))).join(' / ')];
   const table = (title, rows, first) => {
@@ -292,10 +307,12 @@ async function main() {
     // The same fresh-array ways in this process: Node as users run it.
     const t0 = performance.now();
     const loadavgStart = os.loadavg().map((x) => +x.toFixed(2));
+    const pageCost = [{ at: 'start', ...await measurePageCost() }];
+    logPageCost('node', pageCost[0]);
     const { createOps } = await import(pathToFileURL(path.join(DIST, 'esm', 'index.js')).href);
     const fresh = await runFresh(await createOps(), { sizes: FRESH_AT, rounds: FRESH_ROUNDS, batchMs: BATCH_MS });
     for (const row of fresh) console.log(`node fresh array n=${fmtN(row.n)}: ${freshBrief(row)}`);
-    const meta = { ...machine(), v8: process.versions.v8, loadavgStart, loadavgEnd: os.loadavg().map((x) => +x.toFixed(2)), quick: QUICK, partial: PARTIAL,
+    const meta = { ...machine(), v8: process.versions.v8, pageCost, loadavgStart, loadavgEnd: os.loadavg().map((x) => +x.toFixed(2)), quick: QUICK, partial: PARTIAL,
       timing: `interleaved: ${FRESH_ROUNDS} rounds, each way one batch of >= ${BATCH_MS} ms per round, median of the rounds`, elapsed_s: +((performance.now() - t0) / 1000).toFixed(1) };
     write(outPrefix('fresh-node'), { meta, fresh }, [...headerLines(meta, `A fresh result array in Node ${process.version}`), ...freshLines(fresh)].join('\n'));
   }

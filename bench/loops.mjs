@@ -82,7 +82,8 @@ async function main() {
     const { createCopyLimit } = await import('./peers.mjs');
     const { timeRounds } = await import('./rounds.mjs');
     const createBenchKernels = createRequire(import.meta.url)(KERNELS);
-    results.push({ engine: `Node ${process.version}`, rows: await runLoops({ createBenchKernels, createOps, createCopyLimit, timeRounds, rounds }) });
+    const { measurePageCost } = await import('./page-cost.mjs');
+    results.push({ engine: `Node ${process.version}`, rows: await runLoops({ createBenchKernels, createOps, createCopyLimit, timeRounds, rounds }), pageCost: await measurePageCost() });
   }
   const { launch } = await import('../tests/browsers/drivers.mjs');
   const { serve } = await import('../tests/support/static-server.mjs');
@@ -94,17 +95,17 @@ async function main() {
       try {
         const page = await b.newPage();
         await page.goto(`${server.url}/blank.html`);
-        const rows = await page.evaluate(async (r) => {
+        const { rows, pageCost } = await page.evaluate(async (r) => {
           // The Emscripten glue is a classic script that defines createBenchKernels.
           const glue = await (await fetch('/kernels/bench-kernels.cjs')).text();
           const createBenchKernels = new Function(`${glue}\nreturn createBenchKernels;`)();
-          const [{ createOps }, { createCopyLimit }, { timeRounds }, { runLoops: run }] = await Promise.all([
-            import('/dist/esm/index.js'), import('/bench/peers.mjs'), import('/bench/rounds.mjs'), import('/bench/loops.mjs')]);
-          return run({ createBenchKernels, createOps, createCopyLimit, timeRounds, rounds: r });
+          const [{ createOps }, { createCopyLimit }, { timeRounds }, { runLoops: run }, { measurePageCost }] = await Promise.all([
+            import('/dist/esm/index.js'), import('/bench/peers.mjs'), import('/bench/rounds.mjs'), import('/bench/loops.mjs'), import('/bench/page-cost.mjs')]);
+          return { rows: await run({ createBenchKernels, createOps, createCopyLimit, timeRounds, rounds: r }), pageCost: await measurePageCost() };
         }, rounds);
         const problems = page.problems();
         if (problems.length) throw new Error(`${name}: ${problems.join('; ')}`);
-        results.push({ engine: b.version, rows });
+        results.push({ engine: b.version, rows, pageCost });
         await page.close();
       } finally {
         await b.close();
@@ -127,6 +128,12 @@ async function main() {
       L.push(`| ${engine} | ${r.n.toExponential(0).replace('+', '')} | ${cols.map((c) =>
         `${pct(r.ofCopy[c])}${c === 'vcopy' || c === 'pmax' ? ` (${(r.ofCopy[c] * r.us[c]).toFixed(0)} µs)` : ''}`).join(' | ')} |`);
     }
+  }
+  const { pageCostCell, pageCostWarning } = await import('./page-cost.mjs');
+  L.push('', 'Fresh memory, measured in the same page or process after the loops:', '');
+  for (const { engine, pageCost } of results) {
+    L.push(`- ${engine}: ${pageCostCell([pageCost])}`);
+    if (pageCostWarning(pageCost, engine)) console.warn(pageCostWarning(pageCost, engine));
   }
   const md = `${L.join('\n')}\n`;
   fs.writeFileSync(path.join(HERE, 'results', 'loops.md'), md);

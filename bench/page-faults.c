@@ -1,7 +1,8 @@
 // What this machine charges for fresh memory: the first write to each 4 KiB page
 // of a new mapping (a page fault), against rewriting memory already touched. In
 // the browsers, every fresh result array whose pages the allocator did not
-// recycle pays this (docs/PERFORMANCE.md, "Fresh result arrays in browsers").
+// recycle pays this (bench/README.md, "Fresh memory"; page-cost.mjs measures it
+// from JavaScript in every run).
 //   gcc -O2 bench/page-faults.c -o /tmp/page-faults && /tmp/page-faults
 #include <stdio.h>
 #include <stdlib.h>

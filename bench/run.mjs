@@ -25,6 +25,7 @@ import { workloads } from './check.mjs';
 import { COLUMNS, prepareCase } from './cases.mjs';
 import { TUNED, benchProcess, cpuModel, measure as measureWith, processSettings, sink } from './timing.mjs';
 import { fmtN, fmtUs, fmtG, fmtX, svgChart } from './report.mjs';
+import { measurePageCost, pageCostCell, pageCostLine, pageCostWarning } from './page-cost.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -331,6 +332,7 @@ function markdown(report) {
   L.push(`| library | ${m.ours.available ? `${m.library ?? 'onnx-ops-wasm'} (${m.ours.path})` : `**not available**: ${m.ours.error}`} |`);
   for (const [k, v] of Object.entries(m.peers)) L.push(`| ${k} | ${v} |`);
   const busy = Math.max(m.loadavgStart?.[0] ?? 0, m.loadavgEnd?.[0] ?? 0) > m.cores * 0.75;
+  L.push(`| fresh memory | ${pageCostCell(m.pageCost)} |`);
   L.push(`| load average (1/5/15 min) | start ${m.loadavgStart?.join(' / ')}, end ${m.loadavgEnd?.join(' / ')}${busy ? ' — **machine was busy: numbers are noisy**' : ''} |`);
   L.push(`| timing | ${m.timing} |`, `| process | ${m.process} |`, `| allocator | ${m.malloc} |`, `| wasm tiering | ${m.wasmTiering} |`, `| run time | ${m.elapsed_s} s |`, '');
   L.push('Times are per call in µs: median <sub>p10–p90</sub>. GB/s = (bytes read + bytes written) / median time.',
@@ -416,6 +418,9 @@ async function main() {
   meta.nodeFlags = process.execArgv.join(' ') || '(none)';
   console.log(`onnx-ops-wasm bench${QUICK ? ' (quick)' : ''}${TUNED ? ' (tuned)' : ''}: ${meta.cpu}, ${meta.cores} cores, Node ${meta.node}; ${ps.label}`);
 
+  meta.pageCost = [{ at: 'start', ...await measurePageCost() }];
+  console.log(`fresh memory: ${pageCostLine(meta.pageCost)}`);
+  if (pageCostWarning(meta.pageCost[0], 'Node')) console.warn(pageCostWarning(meta.pageCost[0], 'Node'));
   if (meta.loadavgStart[0] > meta.cores * 0.75) console.warn(`!!!!!!!! load average ${meta.loadavgStart[0]} on ${meta.cores} cores: other processes are running, timings will be noisy`);
   const ours = await loadOurs();
   if (ours.error) console.warn(`\n!!!!!!!! NOTE !!!!!!!! ${ours.error}\n  -> timing the peers only; 'ours' columns are n/a\n`);
@@ -476,6 +481,7 @@ async function main() {
   const kernels = await runKernels(copy);
   if (kernels.skipped) console.log(`skipped: ${kernels.skipped}`);
 
+  meta.pageCost.push({ at: 'end', ...await measurePageCost() });
   meta.elapsed_s = +((now() - tStart) / 1000).toFixed(1);
   meta.loadavgEnd = os.loadavg().map((x) => +x.toFixed(2));
   meta.settings = { sizes: SIZES, sweepDtypes: SWEEP_DTYPES, sweepN: SWEEP_N, timing: TIMING, peers: PEERS };
@@ -492,6 +498,10 @@ async function main() {
 
   const mis = cases.reduce((s, c) => s + c.mismatches.length, 0);
   console.log(`\nwrote ${path.relative(process.cwd(), OUT)}.{json,md,svg} in ${meta.elapsed_s} s`);
+  for (const p of meta.pageCost) {
+    const w = pageCostWarning(p, `Node, ${p.at} of the run`);
+    if (w) console.warn(w);
+  }
   if (mis) console.warn(`\n!!!!!!!! ${mis} OUTPUT MISMATCH(ES): see the top of ${path.relative(process.cwd(), OUT)}.md !!!!!!!!`);
   if (sink === 42) console.log(''); // keep results alive
 }

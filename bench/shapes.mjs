@@ -26,6 +26,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ARRAY_TYPES, BYTES, broadcastShapes, cliOption, compareOutputs, randomData, refMax, sizeOf } from './common.mjs';
 import { COPY_PLACEMENTS, createCopyLimit, createOrtPeer } from './peers.mjs';
 import { TUNED, benchProcess, cpuModel, measure, processSettings, sink } from './timing.mjs';
+import { measurePageCost, pageCostCell, pageCostLine, pageCostWarning } from './page-cost.mjs';
 
 benchProcess(); // plain node unless --tuned, as run.mjs (timing.mjs)
 
@@ -51,6 +52,10 @@ const TIMING = { targetMs: 150, minBatchMs: 1, minSamples: 9, maxSamples: 200, w
 
 const { createOps } = await import(pathToFileURL(LIB).href);
 const ops = await createOps();
+// what the machine charges for fresh memory (the plain column's fresh results pay it)
+const pageCost = [{ at: 'start', ...await measurePageCost() }];
+console.log(`fresh memory: ${pageCostLine(pageCost)}`);
+if (pageCostWarning(pageCost[0], 'Node')) console.warn(pageCostWarning(pageCost[0], 'Node'));
 const copy = await createCopyLimit();
 let ort = null;
 if (!process.argv.includes('--no-ort')) {
@@ -104,7 +109,7 @@ const cpu = cpuModel();
 const meta = {
   date: new Date().toISOString(), cpu, cores: os.cpus().length, node: process.version, lib: path.relative(process.cwd(), LIB), n: N,
   ort: ort?.version ?? null,
-  process: processSettings().label, tuned: TUNED,
+  process: processSettings().label, tuned: TUNED, pageCost,
 };
 const fmt = (x) => (x === undefined ? 'n/a' : x < 10 ? x.toFixed(2) : x.toFixed(1));
 const L = [
@@ -112,6 +117,7 @@ const L = [
   '',
   `Written by \`bench/shapes.mjs\` on ${meta.date.slice(0, 16).replace('T', ' ')} UTC: ${cpu}, ${meta.cores} cores, Node ${meta.node}` +
     (meta.ort ? `, onnxruntime-web ${meta.ort} (wasm, 1 thread)` : '') + `; ${meta.process} (as \`run.mjs\`). Output of ${N} elements; medians in µs (p10-p90).`,
+  `Fresh memory: ${pageCostCell(pageCost)}.`,
   '"GB/s" = bytes read and written / zero-copy time; "of copy" = `memory.copy` time for the same bytes / zero-copy time;',
   '"ort-web / ours" = onnxruntime-web time / ours plain time (both take and return typed arrays).',
   '',

@@ -734,6 +734,7 @@ async function runBench() {
   status.textContent = `Running ${op} on ${n.toLocaleString('en-US')} ${dtype} elements…`;
   $('#bench-chart').replaceChildren();
   $('#bench-table').replaceChildren();
+  showFreshNote(null);
   await nextFrame();
 
   const rows = [];
@@ -808,6 +809,9 @@ async function runBench() {
         await c.teardown?.();
       }
     }
+    status.textContent = 'Timing a fresh array of the result\'s size…';
+    await nextFrame();
+    await showFreshShare(rows.find((r) => r.name === 'onnx-ops-wasm'), Ctor, n);
   } finally {
     btn.disabled = false;
   }
@@ -821,6 +825,45 @@ async function runBench() {
     : `onnxruntime-web was skipped: ${ortReason}. `;
   status.textContent = `${op} on ${n.toLocaleString('en-US')} ${dtype} elements: done. ${ortNote}`
     + `wasm memory ${(mem.memoryBytes / 2 ** 20).toFixed(0)} MiB, ${mem.liveAllocations} live allocation${mem.liveAllocations === 1 ? '' : 's'} after the run.`;
+}
+
+/**
+ * A plain call returns a fresh array, and the first write to each of its memory
+ * pages costs what the machine charges for fresh memory, on some machines far more
+ * than the call's own work (bench/README.md, "Fresh memory"). Times that alone (an
+ * array of the result's size, one write per page) and says so when it is more than
+ * half of the plain call: then page faults, not the library, set the plain figure,
+ * and onnxruntime-web's and the JS loop's fresh results pay them too.
+ */
+async function showFreshShare(plain, Ctor, n) {
+  if (!plain || plain.error) return showFreshNote(null);
+  const stride = Math.max(1, 4096 / Ctor.BYTES_PER_ELEMENT);
+  const fresh = await timeIt(() => {
+    const o = new Ctor(n);
+    for (let i = 0; i < n; i += stride) o[i] = 1;
+    return o;
+  });
+  showFreshNote({ freshMs: fresh.median, plainMs: plain.median, n, name: Ctor.name });
+}
+
+function showFreshNote(f) {
+  const el = $('#bench-fresh');
+  if (!f) {
+    el.textContent = '';
+    delete el.dataset.freshMs;
+    delete el.dataset.plainMs;
+    delete el.dataset.dominates;
+    return;
+  }
+  const share = f.freshMs / f.plainMs;
+  const dominates = share > 0.5;
+  const what = `a fresh ${f.name} of ${f.n.toLocaleString('en-US')} elements alone (allocated, each 4 KiB page written once) took ${fmtMs(f.freshMs)} ms here, ${(100 * share).toFixed(0)} % of the plain call's ${fmtMs(f.plainMs)} ms.`;
+  el.dataset.freshMs = String(f.freshMs);
+  el.dataset.plainMs = String(f.plainMs);
+  el.dataset.dominates = String(dominates);
+  el.textContent = dominates
+    ? `Fresh arrays dominate what was measured: ${what} This machine charges that much for fresh memory, and every plain call's result array pays it (the JS loop's and onnxruntime-web's too); pass { out } or keep tensors in wasm memory (zero-copy) to avoid it.`
+    : `${what[0].toUpperCase()}${what.slice(1)}`;
 }
 
 const fmtMs = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 1 ? ms.toFixed(2) : ms.toFixed(3));

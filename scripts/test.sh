@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Every test: installs what is missing, builds, then the C++ suites (wasm,
 # native sanitized, native scalar), a one-minute fuzzing run, the benchmark's
-# workload check, the Jest suites, the browser drivers' own test, the demo's
-# end-to-end tests in Chromium, Firefox and WebKit, the packed package in
-# throwaway consumer projects, and the portable suite in every engine
-# (Node 20-26, Deno, Bun, the three browsers' pages and workers).
+# workload check, the performance page's size and links, the Jest suites, the
+# browser drivers' own test, the demo's end-to-end tests in Chromium, Firefox
+# and WebKit, the packed package in throwaway consumer projects, and the
+# portable suite in every engine (Node 20-26, Deno, Bun, the three browsers'
+# pages and workers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$SECONDS
@@ -18,6 +19,7 @@ step bash scripts/build.sh
 step bash scripts/test-cpp.sh
 step bash tests/fuzz/run.sh 60
 step node bench/check.mjs   # every benchmark workload, checked against the JS reference
+step node --test tests/docs/docs.test.mjs   # docs/PERFORMANCE.md's size and the links into it
 step npx tsc -p tsconfig.json
 step npx jest --ci
 step node --test tests/browsers/drivers.test.mjs

@@ -9,6 +9,7 @@ import { prepareCase } from '/bench/cases.mjs';
 import { createOrtPeer, createTfjsPeer, createJsPeer, createCopyLimit } from '/bench/peers.mjs';
 import { timeRounds } from '/bench/rounds.mjs';
 import { runFresh } from '/bench/fresh.mjs';
+import { measurePageCost } from '/bench/page-cost.mjs';
 
 let ctx;
 
@@ -89,6 +90,7 @@ window.benchPage = {
   init,
   runCase,
   runFresh: (opts) => runFresh(ctx.ops, opts),
+  pageCost: () => measurePageCost(),
   memory: () => ctx.ops.memoryStats(),
 };
 document.getElementById('log').textContent = 'ready';

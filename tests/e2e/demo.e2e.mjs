@@ -207,6 +207,25 @@ async function runBenchPanel(page, op, dtype, size) {
   await click(page, '[data-testid="bench-run"]');
   await waitFor(page, '[data-testid="bench-status"][data-state="done"]', { timeout: 30_000 });
 }
+/**
+ * The sentence under the benchmark table: a fresh array of the result's size,
+ * timed alone in the same run, against the plain call; "Fresh arrays dominate"
+ * exactly when it took more than half of the plain call's time.
+ */
+async function assertFreshNote(page, n) {
+  const text = (await textContent(page, '[data-testid="bench-fresh"]')).trim();
+  const freshMs = Number(await getAttribute(page, '[data-testid="bench-fresh"]', 'data-fresh-ms'));
+  const plainMs = Number(await getAttribute(page, '[data-testid="bench-fresh"]', 'data-plain-ms'));
+  const dominates = await getAttribute(page, '[data-testid="bench-fresh"]', 'data-dominates');
+  assert.ok(freshMs > 0 && plainMs > 0, `both timed: ${text}`);
+  const plainCell = await evalAll(page, '[data-testid="bench-results"] tbody tr[data-name="onnx-ops-wasm"] td', (tds) => tds[1].textContent);
+  assert.ok(text.includes(`plain call's ${plainCell}`), `the plain call's time is the table's (${plainCell}): ${text}`);
+  assert.ok(text.includes(`of ${n.toLocaleString('en-US')} elements alone`), text);
+  assert.equal(dominates, String(freshMs > plainMs / 2));
+  if (freshMs > plainMs / 2) assert.match(text, /^Fresh arrays dominate what was measured: a fresh .* pass \{ out \} or keep tensors in wasm memory/);
+  else assert.match(text, /^A fresh (?!.*dominate)/);
+  return freshMs > plainMs / 2;
+}
 async function axisStates(page, idx) {
   return evalAll(page, `[data-testid="broadcast-input-${idx}"] .axis-box`, (els) => els.map((e) => e.dataset.state));
 }
@@ -416,6 +435,10 @@ for (const browser of BROWSERS) {
       assert.deepEqual(checks, ['matches JS', 'matches JS', 'matches JS']);
       assert.match(await textContent(page, '[data-testid="bench-status"]'), /onnxruntime-web was not included \(tick "compare with onnxruntime-web"\)/);
       assert.match(await textContent(page, '[data-testid="bench-status"]'), /0 live allocations/);
+      await assertFreshNote(page, 10000);
+      // a size where the fresh array's pages weigh more; which side it falls on is the machine's
+      await runBenchPanel(page, 'Relu', 'float32', '1000000');
+      await assertFreshNote(page, 1000000);
     });
   });
 
@@ -435,6 +458,7 @@ for (const browser of BROWSERS) {
       const bars = await evalAll(page, '[data-testid="bench-svg"] rect[data-testid="bench-bar"]', (rs) => rs.map((r) => Number(r.dataset.rate)));
       assert.ok(bars.length === 4 && bars.every((r) => r > 0), 'four bars with a throughput');
       assert.doesNotMatch(await textContent(page, '[data-testid="bench-status"]'), /onnxruntime-web was/);
+      await assertFreshNote(page, 1000);
       assert.ok(requests.includes(`${server.url}ort/ort.wasm.min.mjs`), 'imported from /ort/');
       assert.ok(requests.some((u) => u.startsWith(`${server.url}ort/`) && u.endsWith('.wasm')), 'its wasm came from /ort/ too');
     });
