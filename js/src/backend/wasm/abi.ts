@@ -2,13 +2,13 @@
  * The wasm module's ABI, known here alone: its export names, the call
  * descriptor's layout and the status codes (bindings/bindings.cpp).
  */
-import type { DTypeInfo } from './dtypes.js';
-import { type ErrorCode, OnnxOpsError } from './errors.js';
-import type { OpName } from './opsets.js';
-import type { OnnxOpsModule } from './wasm/onnx-ops-wasm.js';
+import type { DTypeInfo } from '../../dtypes.js';
+import { type ErrorCode, OnnxOpsError } from '../../errors.js';
+import type { OpName } from '../../check/opsets.js';
+import type { OnnxOpsModule } from '../../wasm/onnx-ops-wasm.js';
 
-/** A tensor placed in wasm memory: its dims and address. */
-export interface Placed {
+/** An operand of a kernel call: a tensor in wasm memory, its dims and address. */
+export interface Operand {
   readonly shape: readonly number[];
   readonly address: number;
 }
@@ -19,7 +19,7 @@ export interface Placed {
  * its Module object is a dictionary, where every read is a lookup: calls
  * through it cost a small call's time over again.
  */
-export interface Entries {
+export interface WasmExports {
   readonly max: (call: number) => number;
   readonly relu: (call: number) => number;
   readonly alloc: (bytes: number) => number;
@@ -33,7 +33,7 @@ export interface Entries {
  * that the glue puts the wasm function in its place: Max and Relu with a
  * descriptor of no inputs, which they refuse before reading anything else.
  */
-export function entriesOf(m: OnnxOpsModule): Entries {
+export function exportsOf(m: OnnxOpsModule): WasmExports {
   const probe = m._onnx_ops_alloc(16);
   if (probe === 0) throw new Error('onnx-ops-wasm: the module cannot allocate 16 bytes');
   new Int32Array(m.HEAPU8.buffer, probe, 2).set([1, 0]); // float32, no inputs
@@ -50,7 +50,7 @@ export function entriesOf(m: OnnxOpsModule): Entries {
 
 /** Where a call descriptor goes: a block of at least `words` int32 words in wasm memory (memory.ts's Heap). */
 export interface DescriptorBlock {
-  readonly wasm: Entries;
+  readonly exports: WasmExports;
   descriptor(words: number, op: string): Int32Array;
   readonly descriptorAddress: number;
   descriptorCall: number;
@@ -66,10 +66,10 @@ export const isOpsModule = (m: OnnxOpsModule): boolean =>
   typeof m._onnx_ops_max === 'function' && typeof m._onnx_ops_simd === 'function';
 
 /** A 16-byte aligned block of `bytes`, or 0 when wasm memory cannot grow to it. */
-export const wasmAlloc = (w: Entries, bytes: number): number => w.alloc(bytes) >>> 0;
+export const wasmAlloc = (w: WasmExports, bytes: number): number => w.alloc(bytes) >>> 0;
 
 /** Bytes malloc has handed out and not taken back (the whole module). */
-export const wasmHeapInUse = (w: Entries): number => w.heapInUse() >>> 0;
+export const wasmHeapInUse = (w: WasmExports): number => w.heapInUse() >>> 0;
 
 /**
  * Runs `op` on inputs placed in wasm memory into `outAddress` (with
@@ -82,14 +82,14 @@ export const wasmHeapInUse = (w: Entries): number => w.heapInUse() >>> 0;
  * words, 8-byte aligned). An input with the output's very shape array shares
  * its dims. Dims must be below 2^31 (no tensor in wasm memory reaches 2 GiB;
  * empty calls are never sent). `call`: a number naming a call that may be
- * made again with the very same descriptor (plan.ts's Plan.id), which is then
+ * made again with the very same descriptor (call.ts's Call.id), which is then
  * not written again while the block holds it; 0 for a call made once.
  */
-export function callOp(block: DescriptorBlock, op: OpName, info: DTypeInfo, inputs: readonly Placed[],
+export function callOp(block: DescriptorBlock, op: OpName, info: DTypeInfo, inputs: readonly Operand[],
   outShape: readonly number[], outAddress: number, call = 0): void {
   if (call === 0 || block.descriptorCall !== call) writeCall(block, op, info, inputs, outShape, outAddress, call);
   const base = block.descriptorAddress;
-  const status = op === 'Max' ? block.wasm.max(base) : block.wasm.relu(base);
+  const status = op === 'Max' ? block.exports.max(base) : block.exports.relu(base);
   if (status !== 0) {
     throw new OnnxOpsError(STATUS_CODES[status] ?? 'INVALID_ARGUMENT', op, undefined,
       `the kernel rejected the call (status ${status})`);
@@ -97,7 +97,7 @@ export function callOp(block: DescriptorBlock, op: OpName, info: DTypeInfo, inpu
 }
 
 /** Writes a call's descriptor (see callOp). */
-function writeCall(block: DescriptorBlock, op: OpName, info: DTypeInfo, inputs: readonly Placed[], outShape: readonly number[],
+function writeCall(block: DescriptorBlock, op: OpName, info: DTypeInfo, inputs: readonly Operand[], outShape: readonly number[],
   outAddress: number, call: number): void {
   const n = inputs.length;
   const outRank = outShape.length;

@@ -5,11 +5,11 @@
  * on a tensor of any size grows wasm memory by at most the scratch block
  * (wasm memory never shrinks: a one-off huge call must not pin it).
  */
-import { type Placed, callOp } from './abi.js';
-import type { DTypeInfo, TypedArray } from './dtypes.js';
+import { type Operand, callOp } from './abi.js';
+import type { DTypeInfo, TypedArray } from '../../dtypes.js';
 import { type Heap, freshArray } from './memory.js';
-import type { OpName } from './opsets.js';
-import { elementCount } from './validate.js';
+import type { OpName } from '../../check/opsets.js';
+import { elementCount } from '../../check/shape.js';
 
 /**
  * Default bytes of wasm memory the plain path may use for one call: 256 KiB,
@@ -77,7 +77,7 @@ function stream(heap: Heap, op: OpName, info: DTypeInfo, base: number, capacity:
   inputs: readonly Part[], out: TypedArray, total: number): void {
   const bytes = info.bytes;
   const shape = [0]; // the chunk's, set per chunk: every slot's part and the result share it
-  const parts: Placed[] = [];
+  const parts: Operand[] = [];
   const slots: { shape: number[]; address: number }[] = []; // the parts refilled per chunk (at least one: total > 1)
   const cut: Part[] = []; // their inputs
   let at = base;

@@ -1,23 +1,24 @@
 /**
- * The operators, one function each: prepare the call (plan.ts), then run the
- * plan (execute.ts).
+ * The operators, one method each: prepare the call (check/prepare.ts), then
+ * run it (backend/wasm/run.ts).
  */
-import { type DType, type TypedArrayConstructor, dtypeInfo } from './dtypes.js';
-import { type Result, execute } from './execute.js';
-import { Heap, WasmTensor } from './memory.js';
-import { type OpName, supportedDtypes } from './opsets.js';
-import { SCRATCH_BYTES } from './plain.js';
-import { type OpOptions, Plan, prepareMax, prepareRelu } from './plan.js';
-import { type PlainTensorLike, type TensorLike, checkFits, checkInput, checkShape } from './validate.js';
-import type { OnnxOpsModule } from './wasm/onnx-ops-wasm.js';
-
-export type { OpOptions } from './plan.js';
-export type { Result } from './execute.js';
+import { type DType, type TypedArrayConstructor, dtypeInfo } from '../dtypes.js';
+import { runCall } from '../backend/wasm/run.js';
+import { Heap } from '../backend/wasm/memory.js';
+import { SCRATCH_BYTES } from '../backend/wasm/plain.js';
+import { Call } from '../call.js';
+import { checkInput } from '../check/input.js';
+import { type OpName, supportedDtypes } from '../check/opsets.js';
+import { prepareMax, prepareRelu } from '../check/prepare.js';
+import { checkFits, checkShape } from '../check/shape.js';
+import type { OnnxOpsModule } from '../wasm/onnx-ops-wasm.js';
+import { WasmTensor } from './tensor.js';
+import type { OpOptions, PlainTensorLike, Result, TensorLike } from './types.js';
 
 export class Ops {
   /** @internal */ declare readonly heap: Heap;
-  /** @internal Each op's plan (plan.ts): of the call being made, or kept from the last one. */
-  declare readonly plans: { readonly Max: Plan; readonly Relu: Plan };
+  /** @internal Each op's call record (call.ts): of the call being made, or kept from the last one. */
+  declare readonly calls: { readonly Max: Call; readonly Relu: Call };
   /** True when the loaded module runs wasm SIMD128 kernels. */
   readonly simd: boolean;
 
@@ -25,8 +26,8 @@ export class Ops {
   constructor(module: OnnxOpsModule, scratchBytes = SCRATCH_BYTES, float16Array?: TypedArrayConstructor) {
     // Not shown by console.log:
     Object.defineProperty(this, 'heap', { value: new Heap(module, scratchBytes, float16Array) });
-    Object.defineProperty(this, 'plans', { value: { Max: new Plan(), Relu: new Plan() } });
-    this.simd = this.heap.wasm.simd() === 1;
+    Object.defineProperty(this, 'calls', { value: { Max: new Call(), Relu: new Call() } });
+    this.simd = this.heap.exports.simd() === 1;
   }
 
   /**
@@ -37,9 +38,9 @@ export class Ops {
   max(inputs: readonly TensorLike[], options: OpOptions & { out: WasmTensor }): WasmTensor;
   max(inputs: readonly TensorLike[], options?: OpOptions): Result | WasmTensor;
   max(inputs: readonly TensorLike[], options?: OpOptions): Result | WasmTensor {
-    const p = this.#planOfCall(this.plans.Max);
+    const p = this.#callRecord(this.calls.Max);
     try {
-      return execute(this.heap, prepareMax(this.heap, p, inputs, options));
+      return runCall(this.heap, prepareMax(this.heap, p, inputs, options));
     } finally {
       this.#done(p);
     }
@@ -51,9 +52,9 @@ export class Ops {
   relu(input: TensorLike, options: OpOptions & { out: WasmTensor }): WasmTensor;
   relu(input: TensorLike, options?: OpOptions): Result | WasmTensor;
   relu(input: TensorLike, options?: OpOptions): Result | WasmTensor {
-    const p = this.#planOfCall(this.plans.Relu);
+    const p = this.#callRecord(this.calls.Relu);
     try {
-      return execute(this.heap, prepareRelu(this.heap, p, input, options, arguments.length));
+      return runCall(this.heap, prepareRelu(this.heap, p, input, options, arguments.length));
     } finally {
       this.#done(p);
     }
@@ -62,12 +63,12 @@ export class Ops {
   /** Calls in progress on this instance: more than one when a getter of a call's arguments makes another. */
   #depth = 0;
 
-  /** The plan a call fills: the op's own (plan.ts), or for a call made within another, a new one. */
-  #planOfCall(own: Plan): Plan {
-    return this.#depth++ === 0 ? own : new Plan();
+  /** The record a call fills: the op's own (call.ts), or for a call made within another, a new one. */
+  #callRecord(own: Call): Call {
+    return this.#depth++ === 0 ? own : new Call();
   }
 
-  #done(p: Plan): void {
+  #done(p: Call): void {
     this.#depth--;
     p.clear();
   }

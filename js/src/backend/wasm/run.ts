@@ -1,22 +1,23 @@
 /**
- * Running a plan (plan.ts): in wasm memory, where the result is a wasm
- * tensor, or on the plain path (plain.ts), where it is a fresh array or the
- * caller's `out`. Temporary memory is freed on every path, errors included.
+ * Running a checked call (call.ts) in wasm memory: with wasm tensors, where
+ * the result is a wasm tensor, or on the plain path (plain.ts), where it is
+ * a fresh array or the caller's `out`. Temporary memory is freed on every
+ * path, errors included.
  */
-import { type Placed, callOp } from './abi.js';
-import { type TypedArray, copyInto } from './dtypes.js';
-import { type Heap, WasmTensor } from './memory.js';
+import { type Operand, callOp } from './abi.js';
+import { type TypedArray, copyInto } from '../../dtypes.js';
+import type { Heap } from './memory.js';
 import { type Part, runPlain } from './plain.js';
-import type { Plan } from './plan.js';
-import { type Checked, type Tensor, broadcastChecked, elementCount } from './validate.js';
+import { WasmTensor } from '../../api/tensor.js';
+import type { Result } from '../../api/types.js';
+import type { Call } from '../../call.js';
+import type { CheckedInput } from '../../check/input.js';
+import { broadcastChecked, elementCount } from '../../check/shape.js';
 
-/** A plain result: `{ dtype, shape, data }` with a fresh, caller-owned typed array. */
-export type Result = Tensor & { shape: number[] };
-
-export function execute(heap: Heap, p: Plan): Result | WasmTensor {
-  if (!p.wasm) return plain(heap, p);
-  const out = p.out;
-  if (!p.placed || !out) return inWasm(heap, p);
+export function runCall(heap: Heap, p: Call): Result | WasmTensor {
+  if (!p.tensorResult) return runPlainCall(heap, p);
+  const out = p.outTensor;
+  if (!p.allTensors || !out) return runWithTensors(heap, p);
   // Wasm tensors into a wasm tensor: nothing to allocate or free.
   if (p.size > 0) callOp(heap, p.op, p.info, p.inputs, p.shape, out.address, p.id);
   return out;
@@ -26,16 +27,17 @@ export function execute(heap: Heap, p: Plan): Result | WasmTensor {
  * Wasm tensors are used where they are; plain inputs are copied into
  * temporary wasm memory; the result is `out` or a new wasm tensor.
  */
-function inWasm(heap: Heap, p: Plan): WasmTensor {
-  const { op, info, inputs, out } = p;
-  let placed: Placed[] | undefined; // the inputs as placed, once one is plain
+function runWithTensors(heap: Heap, p: Call): WasmTensor {
+  const { op, info, inputs } = p;
+  const out = p.outTensor;
+  let placed: Operand[] | undefined; // the inputs as operands, once one is plain
   let result = out;
   try {
     for (let i = 0; i < inputs.length; i++) {
       const c = inputs[i];
-      if (c.wasm && !placed) continue;
+      if (c.tensor && !placed) continue;
       placed ??= inputs.slice(0, i);
-      if (c.wasm) {
+      if (c.tensor) {
         placed.push(c);
       } else {
         const address = heap.alloc(c.size * info.bytes, op, i);
@@ -50,13 +52,13 @@ function inWasm(heap: Heap, p: Plan): WasmTensor {
     if (!out) result?.dispose();
     throw e;
   } finally {
-    for (let i = 0; placed && i < placed.length; i++) if (!inputs[i].wasm) heap.free(placed[i].address);
+    for (let i = 0; placed && i < placed.length; i++) if (!inputs[i].tensor) heap.free(placed[i].address);
   }
 }
 
 /** An input wasm tensor whose shape array is `shape` itself, for the result to share (see WasmTensor's constructor). */
-function shapeOwner(inputs: readonly Checked[], shape: readonly number[]): WasmTensor | undefined {
-  for (let i = 0; i < inputs.length; i++) if (inputs[i].shape === shape && inputs[i].wasm) return inputs[i].wasm;
+function shapeOwner(inputs: readonly CheckedInput[], shape: readonly number[]): WasmTensor | undefined {
+  for (let i = 0; i < inputs.length; i++) if (inputs[i].shape === shape && inputs[i].tensor) return inputs[i].tensor;
   return undefined;
 }
 
@@ -72,7 +74,7 @@ const foldGroup = (scratchLimit: number, rank: number): number =>
   Math.max(2, Math.floor(Math.min(scratchLimit / 64, scratchLimit / (48 * (rank + 2)))));
 
 /** Plain inputs, a plain result: through the scratch block (plain.ts). */
-function plain(heap: Heap, p: Plan): Result {
+function runPlainCall(heap: Heap, p: Call): Result {
   const { op, info, outArray } = p;
   const target = outArray?.data;
   const inputs = p.inputs as readonly Part[]; // all plain: each has its data
@@ -92,6 +94,6 @@ function plain(heap: Heap, p: Plan): Result {
     data = acc.data;
   }
   if (target && data !== target) copyInto(target, data); // staged or folded
-  // The shape: plain inputs' shapes are this call's own copies (validate.ts), never seen by the caller.
+  // The shape: plain inputs' shapes are this call's own copies (check/input.ts), never seen by the caller.
   return { dtype: info.name, shape: p.shape as number[], data: (outArray?.given as TypedArray | undefined) ?? heap.present(info, data) };
 }
