@@ -13,7 +13,17 @@ import type { OutArray } from './check/out.js';
 import type { OpName } from './check/opsets.js';
 
 /**
- * A checked call. `tensorResult`: it runs in wasm memory (an input or `out`
+ * What the checks of one call share: the op its errors name, and the
+ * instance whose wasm tensors it may take (undefined: any instance's, for
+ * toOrt; none, for broadcastShapes). The call record (call.ts) is one.
+ */
+export interface CheckScope {
+  readonly op: string;
+  readonly owner: Heap | undefined;
+}
+
+/**
+ * A checked call, and the scope of its checks. `tensorResult`: it runs in wasm memory (an input or `out`
  * is a wasm tensor) and returns a wasm tensor; otherwise it takes the plain
  * path and returns a plain result. One Call per op of an Ops instance serves
  * call after call: prepare fills it, the backend runs it, Ops empties it (a
@@ -29,8 +39,7 @@ import type { OpName } from './check/opsets.js';
  * the usual loop of zero-copy calls then skips every check but liveness,
  * and the descriptor's writes.
  */
-export class Call {
-  op: OpName = 'Max';
+export class Call implements CheckScope {
   info: DTypeInfo = DTYPE_INFO.float32;
   shape: readonly number[] = NONE;
   size = 0;
@@ -56,20 +65,26 @@ export class Call {
   opset: number | undefined = undefined;
 
   /**
-   * Whether a call of `op` with this opset, `out` and `n` inputs may repeat
-   * this one. If so, prepare compares the inputs themselves with this call's
+   * @param owner the instance whose wasm tensors the call takes.
+   * @param op the op, for which the record serves call after call.
+   */
+  constructor(readonly owner: Heap, readonly op: OpName) {}
+
+  /**
+   * Whether a call with this opset, `out` and `n` inputs may repeat this one. If so, prepare compares the inputs themselves with this call's
    * (`inputs[i].tensor`), then, once every argument was read (which may have
    * run caller code), their liveness (see live).
    */
-  repeats(op: OpName, opset: number | undefined, out: unknown, n: number): boolean {
-    return this.id !== 0 && this.op === op && this.opset === opset && this.outTensor === out && this.inputs.length === n;
+  repeats(opset: number | undefined, out: unknown, n: number): boolean {
+    return this.id !== 0 && this.opset === opset && this.outTensor === out && this.inputs.length === n;
   }
 
   /** Whether the call's wasm tensors, `out` too, are all still live. */
-  live(heap: Heap): boolean {
+  live(): boolean {
     const inputs = this.inputs;
-    for (let i = 0; i < inputs.length; i++) if (!WasmTensor.isLive(inputs[i].tensor!, heap)) return false;
-    return this.outTensor === undefined || WasmTensor.isLive(this.outTensor, heap);
+    const owner = this.owner;
+    for (let i = 0; i < inputs.length; i++) if (!WasmTensor.isLive(inputs[i].tensor!, owner)) return false;
+    return this.outTensor === undefined || WasmTensor.isLive(this.outTensor, owner);
   }
 
   /** The call's list of checked inputs, `n` long. */

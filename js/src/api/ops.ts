@@ -5,7 +5,7 @@
 import { type DType, type TypedArrayConstructor, dtypeInfo } from '../dtypes.js';
 import { runCall } from '../backend/wasm/run.js';
 import { Heap } from '../backend/wasm/memory.js';
-import { SCRATCH_BYTES } from '../backend/wasm/plain.js';
+import { PlainPath, SCRATCH_BYTES } from '../backend/wasm/plain.js';
 import { Call } from '../call.js';
 import { checkInput } from '../check/input.js';
 import { type OpName, supportedDtypes } from '../check/opsets.js';
@@ -17,6 +17,8 @@ import type { OpOptions, PlainTensorLike, Result, TensorLike } from './types.js'
 
 export class Ops {
   /** @internal */ declare readonly heap: Heap;
+  /** @internal The plain path over the heap. */
+  declare readonly plain: PlainPath;
   /** @internal Each op's call record (call.ts): of the call being made, or kept from the last one. */
   declare readonly calls: { readonly Max: Call; readonly Relu: Call };
   /** True when the loaded module runs wasm SIMD128 kernels. */
@@ -26,7 +28,8 @@ export class Ops {
   constructor(module: OnnxOpsModule, scratchBytes = SCRATCH_BYTES, float16Array?: TypedArrayConstructor) {
     // Not shown by console.log:
     Object.defineProperty(this, 'heap', { value: new Heap(module, scratchBytes, float16Array) });
-    Object.defineProperty(this, 'calls', { value: { Max: new Call(), Relu: new Call() } });
+    Object.defineProperty(this, 'plain', { value: new PlainPath(this.heap) });
+    Object.defineProperty(this, 'calls', { value: { Max: new Call(this.heap, 'Max'), Relu: new Call(this.heap, 'Relu') } });
     this.simd = this.heap.exports.simd() === 1;
   }
 
@@ -40,7 +43,7 @@ export class Ops {
   max(inputs: readonly TensorLike[], options?: OpOptions): Result | WasmTensor {
     const p = this.#callRecord(this.calls.Max);
     try {
-      return runCall(this.heap, prepareMax(this.heap, p, inputs, options));
+      return runCall(this.heap, this.plain, prepareMax(p, inputs, options));
     } finally {
       this.#done(p);
     }
@@ -54,7 +57,7 @@ export class Ops {
   relu(input: TensorLike, options?: OpOptions): Result | WasmTensor {
     const p = this.#callRecord(this.calls.Relu);
     try {
-      return runCall(this.heap, prepareRelu(this.heap, p, input, options, arguments.length));
+      return runCall(this.heap, this.plain, prepareRelu(p, input, options, arguments.length));
     } finally {
       this.#done(p);
     }
@@ -65,7 +68,7 @@ export class Ops {
 
   /** The record a call fills: the op's own (call.ts), or for a call made within another, a new one. */
   #callRecord(own: Call): Call {
-    return this.#depth++ === 0 ? own : new Call();
+    return this.#depth++ === 0 ? own : new Call(this.heap, own.op);
   }
 
   #done(p: Call): void {
@@ -78,14 +81,14 @@ export class Ops {
    * to ops (and as `out`) to work without copies; dispose() frees it.
    */
   tensor(dtype: DType | string | number, shape: readonly number[], data?: ArrayBufferView): WasmTensor {
-    const op = 'tensor';
-    const info = dtypeInfo(dtype, op, 0);
+    const scope = { op: 'tensor', owner: this.heap };
+    const info = dtypeInfo(dtype, scope.op, 0);
     const checked = data === undefined
-      ? checkShape(shape, op, 0)
-      : checkInput({ dtype: info.name, shape, data }, op, 0, this.heap);
-    checkFits(info, checked.shape, checked.size, op, 0);
+      ? checkShape(scope, shape, 0)
+      : checkInput(scope, { dtype: info.name, shape, data }, 0);
+    checkFits(scope, info, checked.shape, checked.size, 0);
     const bytes = checked.size * info.bytes;
-    const address = this.heap.alloc(bytes, op, 0);
+    const address = this.heap.alloc(bytes, scope.op, 0);
     if ('data' in checked && checked.data) this.heap.write(address, info, checked.data);
     else this.heap.module.HEAPU8.fill(0, address, address + bytes);
     return new WasmTensor(this.heap, info.name, checked.shape, checked.size, address);

@@ -1,31 +1,32 @@
 /**
  * The rule for a typed array given as `out` with plain inputs.
  */
-import { type DTypeInfo, byteOffsetOf, bufferOf, lengthOf, typedArrayKind, type TypedArray } from '../dtypes.js';
+import { byteOffsetOf, bufferOf, lengthOf, typedArrayKind, type TypedArray } from '../dtypes.js';
 import { OnnxOpsError, showShape } from '../errors.js';
-import type { Heap } from '../backend/wasm/memory.js';
-import { type CheckedInput, checkStorage, storageView } from './input.js';
+import type { Call } from '../call.js';
+import { checkStorage, detached, storageView } from './input.js';
 
 /** A typed array `out`: as the caller gave it (the result's data), its storage array, and whether it is staged (below). */
 export interface OutArray {
-  given: ArrayBufferView;
-  data: TypedArray;
-  staged: boolean;
+  readonly given: ArrayBufferView;
+  readonly data: TypedArray;
+  readonly staged: boolean;
 }
 
 /**
  * Checks a typed array given as `out` for plain inputs: the dtype's array
  * class, the result's length, and no partial overlap with an input (being
  * exactly an input of the output's shape, in place, is fine). `staged`: the
- * result must be computed aside and copied in (see below).
+ * result must be computed aside and copied in (see below). The call holds
+ * the result's dtype, shape and size and the checked inputs.
  */
-export function checkPlainOut(op: string, info: DTypeInfo, shape: readonly number[], size: number, out: ArrayBufferView,
-  inputs: readonly CheckedInput[], owner: Heap): OutArray {
-  const same = checkStorage(out, typedArrayKind(out), info, op, 'out');
+export function checkPlainOut(call: Call, out: ArrayBufferView): OutArray {
+  const { op, info, shape, size, inputs } = call;
+  const same = checkStorage(call, out, typedArrayKind(out), info, 'out');
   const buffer = bufferOf(out as TypedArray);
   const length = lengthOf(out as TypedArray);
-  const data = storageView(out, buffer, length, info, same, op, 'out');
-  if (buffer === owner.wasmBuffer) {
+  const data = storageView(out, buffer, length, info, same, undefined) ?? detached(call, 'out');
+  if (buffer === call.owner.wasmBuffer) {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out',
       'out is a view of wasm memory (a tensor\'s .data?): pass the tensor itself as out');
   }

@@ -4,6 +4,7 @@
  */
 import type { DTypeInfo } from '../dtypes.js';
 import { type InputRef, OnnxOpsError, describe, showShape } from '../errors.js';
+import type { CheckScope } from '../call.js';
 
 /** wasm32 memory is at most 4 GiB: no tensor may need more. */
 export const MAX_WASM_BYTES = 2 ** 32;
@@ -13,25 +14,25 @@ export const MAX_RANK = 64;
 
 
 /** Checks a shape and returns a copy of it with its element count. */
-export function checkShape(shape: unknown, op: string, input?: InputRef): { shape: number[]; size: number } {
+export function checkShape(scope: CheckScope, shape: unknown, input?: InputRef): { shape: number[]; size: number } {
   if (!Array.isArray(shape)) {
-    throw new OnnxOpsError('INVALID_SHAPE', op, input, `shape must be an array of dims, got ${describe(shape)}`);
+    throw new OnnxOpsError('INVALID_SHAPE', scope.op, input, `shape must be an array of dims, got ${describe(shape)}`);
   }
   if (shape.length > MAX_RANK) {
-    throw new OnnxOpsError('INVALID_SHAPE', op, input, `rank ${shape.length} is above the limit of ${MAX_RANK}`);
+    throw new OnnxOpsError('INVALID_SHAPE', scope.op, input, `rank ${shape.length} is above the limit of ${MAX_RANK}`);
   }
   const dims: number[] = [];
   for (let k = 0; k < shape.length; k++) {
     const d: unknown = shape[k];
     if (typeof d !== 'number' || !Number.isSafeInteger(d) || d < 0) {
-      throw new OnnxOpsError('INVALID_SHAPE', op, input,
+      throw new OnnxOpsError('INVALID_SHAPE', scope.op, input,
         `dim ${k} of the shape must be an integer from 0 to 2^53 - 1, got ${describe(d)}`);
     }
     dims.push(d === 0 ? 0 : d); // -0 becomes 0
   }
   const size = elementCount(dims);
   if (!Number.isSafeInteger(size)) {
-    throw new OnnxOpsError('TOO_LARGE', op, input, `shape ${showShape(dims)} has more elements than 2^53`);
+    throw new OnnxOpsError('TOO_LARGE', scope.op, input, `shape ${showShape(dims)} has more elements than 2^53`);
   }
   return { shape: dims, size };
 }
@@ -48,12 +49,12 @@ export function elementCount(shape: readonly number[]): number {
 }
 
 /** Fails with TOO_LARGE when `size` elements of a dtype cannot fit a wasm memory. */
-export function checkFits(info: DTypeInfo, shape: readonly number[], size: number, op: string, input?: InputRef): void {
-  if (size * info.bytes >= MAX_WASM_BYTES) tooLarge(info, shape, size, op, input);
+export function checkFits(scope: CheckScope, info: DTypeInfo, shape: readonly number[], size: number, input?: InputRef): void {
+  if (size * info.bytes >= MAX_WASM_BYTES) tooLarge(scope, info, shape, size, input);
 }
 
-function tooLarge(info: DTypeInfo, shape: readonly number[], size: number, op: string, input?: InputRef): never {
-  throw new OnnxOpsError('TOO_LARGE', op, input,
+function tooLarge(scope: CheckScope, info: DTypeInfo, shape: readonly number[], size: number, input?: InputRef): never {
+  throw new OnnxOpsError('TOO_LARGE', scope.op, input,
     `shape ${showShape(shape)} of ${info.name} needs ${size * info.bytes} bytes, more than a 4 GiB wasm memory holds`);
 }
 
@@ -63,11 +64,14 @@ function tooLarge(info: DTypeInfo, shape: readonly number[], size: number, op: s
  * inputs whose dims clash.
  */
 export function broadcastShapes(...shapes: (readonly number[])[]): number[] {
-  return [...broadcastChecked(shapes.map((s, i) => checkShape(s, 'broadcastShapes', i)), 'broadcastShapes')];
+  return [...broadcastChecked(BROADCAST_SHAPES, shapes.map((s, i) => checkShape(BROADCAST_SHAPES, s, i)))];
 }
 
+/** broadcastShapes' scope: it takes no tensors. */
+const BROADCAST_SHAPES: CheckScope = { op: 'broadcastShapes', owner: undefined };
+
 /** The broadcast shape of checked inputs (may be one of their shapes: do not modify). */
-export function broadcastChecked(inputs: readonly { shape: readonly number[] }[], op: string): readonly number[] {
+export function broadcastChecked(scope: CheckScope, inputs: readonly { shape: readonly number[] }[]): readonly number[] {
   // Plain loops, no closures: this runs on every call of Max; the usual cases,
   // one shape, or one shape and rank-0 scalars (which broadcast to anything),
   // stay small enough to be inlined.
@@ -76,12 +80,12 @@ export function broadcastChecked(inputs: readonly { shape: readonly number[] }[]
     const s = inputs[i].shape;
     if (s.length === 0) continue;
     if (first.length === 0) first = s; // every input before it was rank 0
-    else if (!sameShape(s, first)) return broadcastMixed(inputs, op);
+    else if (!sameShape(s, first)) return broadcastMixed(scope, inputs);
   }
   return first;
 }
 
-function broadcastMixed(inputs: readonly { shape: readonly number[] }[], op: string): readonly number[] {
+function broadcastMixed(scope: CheckScope, inputs: readonly { shape: readonly number[] }[]): readonly number[] {
   let rank = 0;
   for (let i = 0; i < inputs.length; i++) rank = Math.max(rank, inputs[i].shape.length);
   const out: number[] = []; // packed (new Array(rank) would be holey: slower to read)
@@ -97,7 +101,7 @@ function broadcastMixed(inputs: readonly { shape: readonly number[] }[], op: str
         // The first input with a dim other than 1 on this axis set it.
         let j = 0;
         while (dimAt(inputs[j].shape, rank, offset + k) === 1) j++;
-        throw new OnnxOpsError('BROADCAST_MISMATCH', op, i,
+        throw new OnnxOpsError('BROADCAST_MISMATCH', scope.op, i,
           `shape ${showShape(s)} does not broadcast with input ${j}'s shape ${showShape(inputs[j].shape)} ` +
           `(axis ${k - s.length}: ${d} vs ${o})`);
       }

@@ -7,6 +7,12 @@ import { type ErrorCode, OnnxOpsError } from '../../errors.js';
 import type { OpName } from '../../check/opsets.js';
 import type { OnnxOpsModule } from '../../wasm/onnx-ops-wasm.js';
 
+/** What a kernel call runs: the op, on a dtype (a call record, call.ts, is one). */
+export interface KernelOp {
+  readonly op: OpName;
+  readonly info: DTypeInfo;
+}
+
 /** An operand of a kernel call: a tensor in wasm memory, its dims and address. */
 export interface Operand {
   readonly shape: readonly number[];
@@ -72,8 +78,8 @@ export const wasmAlloc = (w: WasmExports, bytes: number): number => w.alloc(byte
 export const wasmHeapInUse = (w: WasmExports): number => w.heapInUse() >>> 0;
 
 /**
- * Runs `op` on inputs placed in wasm memory into `outAddress` (with
- * `outShape`): the descriptor, which is the C++ `onnx_ops::Call` as wasm32
+ * Runs `call`'s op and dtype on operands in wasm memory into `outAddress`
+ * (with `outShape`): the descriptor, which is the C++ `onnx_ops::Call` as wasm32
  * lays it out (bindings/bindings.cpp pins the layout), is written to the
  * block, and a status other than 0 is thrown as its OnnxOpsError. In int32
  * words from the block's start: the Call (dtype, n, inputs, shapes, out,
@@ -81,33 +87,33 @@ export const wasmHeapInUse = (w: WasmExports): number => w.heapInUse() >>> 0;
  * their Shapes (dims' address, rank: 2n), then every dim as an int64 (2
  * words, 8-byte aligned). An input with the output's very shape array shares
  * its dims. Dims must be below 2^31 (no tensor in wasm memory reaches 2 GiB;
- * empty calls are never sent). `call`: a number naming a call that may be
+ * empty calls are never sent). `id`: a number naming a call that may be
  * made again with the very same descriptor (call.ts's Call.id), which is then
  * not written again while the block holds it; 0 for a call made once.
  */
-export function callOp(block: DescriptorBlock, op: OpName, info: DTypeInfo, inputs: readonly Operand[],
-  outShape: readonly number[], outAddress: number, call = 0): void {
-  if (call === 0 || block.descriptorCall !== call) writeCall(block, op, info, inputs, outShape, outAddress, call);
+export function callOp(block: DescriptorBlock, call: KernelOp, operands: readonly Operand[], outShape: readonly number[],
+  outAddress: number, id = 0): void {
+  if (id === 0 || block.descriptorCall !== id) writeCall(block, call, operands, outShape, outAddress, id);
   const base = block.descriptorAddress;
-  const status = op === 'Max' ? block.exports.max(base) : block.exports.relu(base);
+  const status = call.op === 'Max' ? block.exports.max(base) : block.exports.relu(base);
   if (status !== 0) {
-    throw new OnnxOpsError(STATUS_CODES[status] ?? 'INVALID_ARGUMENT', op, undefined,
+    throw new OnnxOpsError(STATUS_CODES[status] ?? 'INVALID_ARGUMENT', call.op, undefined,
       `the kernel rejected the call (status ${status})`);
   }
 }
 
 /** Writes a call's descriptor (see callOp). */
-function writeCall(block: DescriptorBlock, op: OpName, info: DTypeInfo, inputs: readonly Operand[], outShape: readonly number[],
-  outAddress: number, call: number): void {
+function writeCall(block: DescriptorBlock, call: KernelOp, inputs: readonly Operand[], outShape: readonly number[],
+  outAddress: number, id: number): void {
   const n = inputs.length;
   const outRank = outShape.length;
   const shapesAt = 8 + n;
   const dimsAt = (shapesAt + 2 * n + 1) & ~1;
   let words = dimsAt + 2 * outRank;
   for (let i = 0; i < n; i++) if (inputs[i].shape !== outShape) words += 2 * inputs[i].shape.length;
-  const w = block.descriptor(words, op);
+  const w = block.descriptor(words, call.op);
   const base = block.descriptorAddress;
-  w[0] = info.onnx;
+  w[0] = call.info.onnx;
   w[1] = n;
   w[2] = base + 32;
   w[3] = base + 4 * shapesAt;
@@ -133,5 +139,5 @@ function writeCall(block: DescriptorBlock, op: OpName, info: DTypeInfo, inputs: 
       w[p + 1] = 0;
     }
   }
-  block.descriptorCall = call;
+  block.descriptorCall = id;
 }

@@ -208,6 +208,11 @@ export class Heap {
     return this.#scratchAddress;
   }
 
+  /** The scratch block's address (see scratch). */
+  get scratchAddress(): number {
+    return this.#scratchAddress;
+  }
+
   /** Bytes of the scratch block (0 before the first plain call or after trim). */
   get scratchCapacity(): number {
     return this.#scratchBytes;

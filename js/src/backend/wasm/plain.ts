@@ -5,10 +5,9 @@
  * on a tensor of any size grows wasm memory by at most the scratch block
  * (wasm memory never shrinks: a one-off huge call must not pin it).
  */
-import { type Operand, callOp } from './abi.js';
-import type { DTypeInfo, TypedArray } from '../../dtypes.js';
+import { type KernelOp, type Operand, callOp } from './abi.js';
+import type { TypedArray } from '../../dtypes.js';
 import { type Heap, freshArray } from './memory.js';
-import type { OpName } from '../../check/opsets.js';
 import { elementCount } from '../../check/shape.js';
 
 /**
@@ -20,17 +19,14 @@ import { elementCount } from '../../check/shape.js';
 export const SCRATCH_BYTES = 1 << 18;
 
 /**
- * An input as a window of a typed array (the validated inputs are parts as
- * they are). `address`: where a run placed it in wasm memory, so that the
- * part itself is the kernel call's input (-1 before; a part is this call's
- * own object, never a caller's).
+ * An input as a window of a typed array: a checked input (check/input.ts)
+ * is a part as it is, whose data is defined on the plain path.
  */
 export interface Part {
-  data: TypedArray;
-  offset?: number; // in elements; none: the whole of data (then size === data.length)
-  shape: readonly number[];
-  size: number;
-  address: number;
+  readonly data: TypedArray | undefined;
+  readonly offset?: number; // in elements; none: the whole of data (then size === data.length)
+  readonly shape: readonly number[];
+  readonly size: number;
 }
 
 /** The output's window: its offset is always known. */
@@ -41,24 +37,172 @@ interface OutPart {
   size: number;
 }
 
+/** An operand the plain path placed in the scratch block, reused from call to call (see PlainPath.#operands). */
+interface Slot {
+  shape: readonly number[];
+  address: number;
+}
+
 const align16 = (n: number): number => Math.ceil(n / 16) * 16; // no 32-bit bit ops: n may pass 2^31
 
-/**
- * Runs `op` on plain inputs into `out` (a typed array of the output's size),
- * or into a fresh array when there is none; returns that array.
- */
-export function runPlain(heap: Heap, op: OpName, info: DTypeInfo, inputs: readonly Part[],
-  outShape: readonly number[], out?: TypedArray): TypedArray {
-  const total = elementCount(outShape);
-  if (total === 0) return out ?? freshArray(info, 0);
-  const need = needed(inputs, total, info.bytes);
-  const base = heap.scratch(Math.min(heap.scratchLimit, need), op);
-  if (need <= heap.scratchCapacity) return once(heap, op, info, base, inputs, outShape, total, out, 0);
-  // Streamed: the chunks fill one array made up front.
-  const data = out ?? freshArray(info, total);
-  if (flat(inputs, total)) stream(heap, op, info, base, heap.scratchCapacity, inputs, data, total);
-  else step(heap, op, info, base, heap.scratchCapacity, inputs, { data, offset: 0, shape: outShape, size: total });
-  return data;
+/** The plain path of one instance: its memory, and the operands it reuses. */
+export class PlainPath {
+  /** Operands placed by #once, kept for later calls, so that a small call allocates none. */
+  readonly #slots: Slot[] = [];
+  /** The first n of #slots, as a kernel call's operands. */
+  readonly #operands: Slot[] = [];
+
+  constructor(readonly heap: Heap) {}
+
+  /**
+   * Runs `call`'s op and dtype on plain inputs into `out` (a typed array of
+   * the output's size), or into a fresh array when there is none; returns
+   * that array.
+   */
+  run(call: KernelOp, inputs: readonly Part[], outShape: readonly number[], out?: TypedArray): TypedArray {
+    const heap = this.heap;
+    const total = elementCount(outShape);
+    if (total === 0) return out ?? freshArray(call.info, 0);
+    const need = needed(inputs, total, call.info.bytes);
+    heap.scratch(Math.min(heap.scratchLimit, need), call.op);
+    if (need <= heap.scratchCapacity) return this.#once(call, inputs, outShape, total, out, 0);
+    // Streamed: the chunks fill one array made up front.
+    const data = out ?? freshArray(call.info, total);
+    if (flat(inputs, total)) this.#stream(call, inputs, data, total);
+    else this.#step(call, inputs, { data, offset: 0, shape: outShape, size: total });
+    return data;
+  }
+
+  /**
+   * A flat call (see flat) streamed as one run of `total` elements: single
+   * values stay at the start of the block; every other input gets a slot of
+   * `chunk` elements, refilled chunk by chunk, and the result goes over the
+   * first of them (the kernels run in place).
+   */
+  #stream(call: KernelOp, inputs: readonly Part[], out: TypedArray, total: number): void {
+    const { heap } = this;
+    const { info } = call;
+    const base = heap.scratchAddress;
+    const bytes = info.bytes;
+    const shape = [0]; // the chunk's, set per chunk: every slot's operand and the result share it
+    const operands: Operand[] = [];
+    const slots: Slot[] = []; // the operands refilled per chunk (at least one: total > 1)
+    const cut: Part[] = []; // their inputs
+    let at = base;
+    for (let i = 0; i < inputs.length; i++) {
+      const p = inputs[i];
+      if (p.size === total) {
+        const slot = { shape, address: 0 }; // its address once the chunk's size is known
+        slots.push(slot);
+        cut.push(p);
+        operands.push(slot);
+      } else {
+        heap.write(at, info, p.data!, p.offset, p.size);
+        operands.push({ shape: [], address: at }); // a single value: rank 0 against the chunk's [size]
+        at += 16;
+      }
+    }
+    // Slots of a multiple of 16 bytes stay aligned. Max folds at most
+    // scratchLimit / 64 inputs at a time, so 16 bytes of each always fit.
+    const chunk = Math.floor((heap.scratchCapacity - (at - base)) / (slots.length * 16)) * (16 / bytes);
+    if (chunk < 1) throw new Error('onnx-ops-wasm: the scratch block cannot hold one chunk');
+    for (let k = 0; k < slots.length; k++) slots[k].address = at + k * chunk * bytes;
+    const outAddress = at;
+    for (let offset = 0; offset < total; offset += chunk) {
+      const size = Math.min(chunk, total - offset);
+      shape[0] = size;
+      for (let k = 0; k < cut.length; k++) heap.write(slots[k].address, info, cut[k].data!, (cut[k].offset ?? 0) + offset, size);
+      callOp(heap, call, operands, shape, outAddress);
+      heap.readInto(out, info, offset, outAddress, size);
+    }
+  }
+
+  /** The first `n` of the kept operands (see #slots). */
+  #operandsOf(n: number): Slot[] {
+    const slots = this.#slots;
+    while (slots.length < n) slots.push({ shape: [], address: 0 });
+    const l = this.#operands;
+    if (l.length !== n) l.length = n;
+    for (let i = 0; i < n; i++) l[i] = slots[i];
+    return l;
+  }
+
+  /**
+   * Everything fits the scratch block: copy the inputs in, run once, copy
+   * the result (`size` elements) into `out` from element `offset` on, or into a fresh array
+   * (Heap.read); returns that array. The result goes over the first input of
+   * its size (laid out as the result, as broadcasting allows no other way):
+   * the kernels run in place, and the block holds one array less.
+   */
+  #once(call: KernelOp, inputs: readonly Part[], outShape: readonly number[], size: number, out: TypedArray | undefined,
+    offset: number): TypedArray {
+    const { heap } = this;
+    const { info } = call;
+    const operands = this.#operandsOf(inputs.length);
+    let at = heap.scratchAddress;
+    let outAddress = -1;
+    for (let i = 0; i < inputs.length; i++) {
+      const p = inputs[i];
+      heap.write(at, info, p.data!, p.offset, p.size); // no offset: the whole array
+      operands[i].shape = p.shape;
+      operands[i].address = at;
+      if (outAddress < 0 && p.size === size) outAddress = at;
+      at += align16(p.size * info.bytes);
+    }
+    if (outAddress < 0) outAddress = at;
+    callOp(heap, call, operands, outShape, outAddress);
+    if (!out) return heap.read(info, outAddress, size);
+    heap.readInto(out, info, offset, outAddress, size);
+    return out;
+  }
+
+  #step(call: KernelOp, inputs: readonly Part[], out: OutPart): void {
+    const bytes = call.info.bytes;
+    const capacity = this.heap.scratchCapacity;
+    if (needed(inputs, out.size, bytes) <= capacity) {
+      this.#once(call, inputs, out.shape, out.size, out.data, out.offset);
+      return;
+    }
+    // Split along the output's leading axis. An input that spans it (same
+    // extent, aligned) is cut into rows; one broadcast along it is resident:
+    // needed whole by every row.
+    const rank = out.shape.length;
+    if (rank === 0) throw new Error('onnx-ops-wasm: one element\'s inputs do not fit the scratch block'); // callers group inputs
+    const d0 = out.shape[0];
+    const rest = out.shape.slice(1);
+    const restSize = out.size / d0;
+    const spans = inputs.map((p) => p.shape.length === rank && p.shape[0] === d0 && d0 !== 1);
+    let resident = 0;
+    let rowBytes = 0;
+    let over = false; // the result goes over a spanning input (see #once)
+    inputs.forEach((p, i) => {
+      if (spans[i]) rowBytes += (p.size / d0) * bytes;
+      else resident += align16(p.size * bytes);
+      over ||= spans[i] && p.size === out.size;
+    });
+    if (!over) rowBytes += restSize * bytes;
+    const slack = 16 * (inputs.length + 1);
+    const rows = Math.floor((capacity - resident - slack) / rowBytes);
+    if (d0 > 1 && resident <= capacity / 2 && rows >= 1) {
+      for (let r0 = 0; r0 < d0; r0 += rows) {
+        const r = Math.min(rows, d0 - r0);
+        const parts = inputs.map((p, i) => (spans[i]
+          ? { data: p.data, offset: (p.offset ?? 0) + r0 * (p.size / d0), shape: [r, ...p.shape.slice(1)], size: r * (p.size / d0) }
+          : p));
+        this.#step(call, parts, { data: out.data, offset: out.offset + r0 * restSize, shape: [r, ...rest], size: r * restSize });
+      }
+      return;
+    }
+    // Even one row does not fit beside the resident inputs: one row at a time,
+    // each a problem of one rank less.
+    for (let r = 0; r < d0; r++) {
+      const parts = inputs.map((p, i) => {
+        if (spans[i]) return { data: p.data, offset: (p.offset ?? 0) + r * (p.size / d0), shape: p.shape.slice(1), size: p.size / d0 };
+        return p.shape.length === rank ? { ...p, shape: p.shape.slice(1) } : p; // drop its leading 1
+      });
+      this.#step(call, parts, { data: out.data, offset: out.offset + r * restSize, shape: rest, size: restSize });
+    }
+  }
 }
 
 /** Whether every input is laid out as the output or is a single value (no broadcast plan needed). */
@@ -67,49 +211,7 @@ function flat(inputs: readonly { size: number }[], total: number): boolean {
   return true;
 }
 
-/**
- * A flat call (see flat) streamed as one run of `total` elements: single
- * values stay at the start of the block; every other input gets a slot of
- * `chunk` elements, refilled chunk by chunk, and the result goes over the
- * first of them (the kernels run in place).
- */
-function stream(heap: Heap, op: OpName, info: DTypeInfo, base: number, capacity: number,
-  inputs: readonly Part[], out: TypedArray, total: number): void {
-  const bytes = info.bytes;
-  const shape = [0]; // the chunk's, set per chunk: every slot's part and the result share it
-  const parts: Operand[] = [];
-  const slots: { shape: number[]; address: number }[] = []; // the parts refilled per chunk (at least one: total > 1)
-  const cut: Part[] = []; // their inputs
-  let at = base;
-  for (let i = 0; i < inputs.length; i++) {
-    const p = inputs[i];
-    if (p.size === total) {
-      const slot = { shape, address: 0 }; // its address once the chunk's size is known
-      slots.push(slot);
-      cut.push(p);
-      parts.push(slot);
-    } else {
-      heap.write(at, info, p.data, p.offset, p.size);
-      parts.push({ shape: [], address: at }); // a single value: rank 0 against the chunk's [size]
-      at += 16;
-    }
-  }
-  // Slots of a multiple of 16 bytes stay aligned. Max folds at most
-  // scratchLimit / 64 inputs at a time, so 16 bytes of each always fit.
-  const chunk = Math.floor((capacity - (at - base)) / (slots.length * 16)) * (16 / bytes);
-  if (chunk < 1) throw new Error('onnx-ops-wasm: the scratch block cannot hold one chunk');
-  for (let k = 0; k < slots.length; k++) slots[k].address = at + k * chunk * bytes;
-  const outAddress = at;
-  for (let offset = 0; offset < total; offset += chunk) {
-    const size = Math.min(chunk, total - offset);
-    shape[0] = size;
-    for (let k = 0; k < cut.length; k++) heap.write(slots[k].address, info, cut[k].data, (cut[k].offset ?? 0) + offset, size);
-    callOp(heap, op, info, parts, shape, outAddress);
-    heap.readInto(out, info, offset, outAddress, size);
-  }
-}
-
-/** Scratch bytes to run at once: each input, and the result unless it can go over one (see once). */
+/** Scratch bytes to run at once: each input, and the result unless it can go over one (see PlainPath.#once). */
 function needed(inputs: readonly Part[], outSize: number, bytes: number): number {
   let n = 0;
   let over = false;
@@ -118,79 +220,4 @@ function needed(inputs: readonly Part[], outSize: number, bytes: number): number
     over ||= inputs[i].size === outSize;
   }
   return over ? n : n + align16(outSize * bytes);
-}
-
-/**
- * Everything fits at `base`: copy the inputs in, run once, copy the result
- * into `out` from element `offset` on, or into a fresh array (Heap.read);
- * returns that array. The result goes over the first input of its size (laid
- * out as the result, as broadcasting allows no other way): the kernels run in
- * place, and the block holds one array less.
- */
-function once(heap: Heap, op: OpName, info: DTypeInfo, base: number, inputs: readonly Part[],
-  outShape: readonly number[], size: number, out: TypedArray | undefined, offset: number): TypedArray {
-  let at = base;
-  let outAddress = -1;
-  for (let i = 0; i < inputs.length; i++) {
-    const p = inputs[i];
-    heap.write(at, info, p.data, p.offset, p.size); // no offset: the whole array
-    p.address = at;
-    if (outAddress < 0 && p.size === size) outAddress = at;
-    at += align16(p.size * info.bytes);
-  }
-  if (outAddress < 0) outAddress = at;
-  callOp(heap, op, info, inputs, outShape, outAddress);
-  if (!out) return heap.read(info, outAddress, size);
-  heap.readInto(out, info, offset, outAddress, size);
-  return out;
-}
-
-function step(heap: Heap, op: OpName, info: DTypeInfo, base: number, capacity: number,
-  inputs: readonly Part[], out: OutPart): void {
-  const bytes = info.bytes;
-  if (needed(inputs, out.size, bytes) <= capacity) {
-    once(heap, op, info, base, inputs, out.shape, out.size, out.data, out.offset);
-    return;
-  }
-  // Split along the output's leading axis. An input that spans it (same
-  // extent, aligned) is cut into rows; one broadcast along it is resident:
-  // needed whole by every row.
-  const rank = out.shape.length;
-  if (rank === 0) throw new Error('onnx-ops-wasm: one element\'s inputs do not fit the scratch block'); // callers group inputs
-  const d0 = out.shape[0];
-  const rest = out.shape.slice(1);
-  const restSize = out.size / d0;
-  const spans = inputs.map((p) => p.shape.length === rank && p.shape[0] === d0 && d0 !== 1);
-  let resident = 0;
-  let rowBytes = 0;
-  let over = false; // the result goes over a spanning input (see once)
-  inputs.forEach((p, i) => {
-    if (spans[i]) rowBytes += (p.size / d0) * bytes;
-    else resident += align16(p.size * bytes);
-    over ||= spans[i] && p.size === out.size;
-  });
-  if (!over) rowBytes += restSize * bytes;
-  const slack = 16 * (inputs.length + 1);
-  const rows = Math.floor((capacity - resident - slack) / rowBytes);
-  if (d0 > 1 && resident <= capacity / 2 && rows >= 1) {
-    for (let r0 = 0; r0 < d0; r0 += rows) {
-      const r = Math.min(rows, d0 - r0);
-      const parts = inputs.map((p, i) => (spans[i]
-        ? { data: p.data, offset: (p.offset ?? 0) + r0 * (p.size / d0), shape: [r, ...p.shape.slice(1)], size: r * (p.size / d0), address: -1 }
-        : p));
-      step(heap, op, info, base, capacity, parts,
-        { data: out.data, offset: out.offset + r0 * restSize, shape: [r, ...rest], size: r * restSize });
-    }
-    return;
-  }
-  // Even one row does not fit beside the resident inputs: one row at a time,
-  // each a problem of one rank less.
-  for (let r = 0; r < d0; r++) {
-    const parts = inputs.map((p, i) => {
-      if (spans[i]) return { data: p.data, offset: (p.offset ?? 0) + r * (p.size / d0), shape: p.shape.slice(1), size: p.size / d0, address: -1 };
-      return p.shape.length === rank ? { ...p, shape: p.shape.slice(1) } : p; // drop its leading 1
-    });
-    step(heap, op, info, base, capacity, parts,
-      { data: out.data, offset: out.offset + r * restSize, shape: rest, size: restSize });
-  }
 }

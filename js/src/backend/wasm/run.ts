@@ -7,19 +7,20 @@
 import { type Operand, callOp } from './abi.js';
 import { type TypedArray, copyInto } from '../../dtypes.js';
 import type { Heap } from './memory.js';
-import { type Part, runPlain } from './plain.js';
+import type { Part, PlainPath } from './plain.js';
 import { WasmTensor } from '../../api/tensor.js';
 import type { Result } from '../../api/types.js';
 import type { Call } from '../../call.js';
 import type { CheckedInput } from '../../check/input.js';
 import { broadcastChecked, elementCount } from '../../check/shape.js';
 
-export function runCall(heap: Heap, p: Call): Result | WasmTensor {
-  if (!p.tensorResult) return runPlainCall(heap, p);
-  const out = p.outTensor;
-  if (!p.allTensors || !out) return runWithTensors(heap, p);
+/** Runs a checked call: `plain`, the instance's plain path over its memory. */
+export function runCall(heap: Heap, plain: PlainPath, call: Call): Result | WasmTensor {
+  if (!call.tensorResult) return runPlainCall(plain, call);
+  const out = call.outTensor;
+  if (!call.allTensors || !out) return runWithTensors(heap, call);
   // Wasm tensors into a wasm tensor: nothing to allocate or free.
-  if (p.size > 0) callOp(heap, p.op, p.info, p.inputs, p.shape, out.address, p.id);
+  if (call.size > 0) callOp(heap, call, call.inputs, call.shape, out.address, call.id);
   return out;
 }
 
@@ -27,9 +28,9 @@ export function runCall(heap: Heap, p: Call): Result | WasmTensor {
  * Wasm tensors are used where they are; plain inputs are copied into
  * temporary wasm memory; the result is `out` or a new wasm tensor.
  */
-function runWithTensors(heap: Heap, p: Call): WasmTensor {
-  const { op, info, inputs } = p;
-  const out = p.outTensor;
+function runWithTensors(heap: Heap, call: Call): WasmTensor {
+  const { op, info, inputs } = call;
+  const out = call.outTensor;
   let placed: Operand[] | undefined; // the inputs as operands, once one is plain
   let result = out;
   try {
@@ -45,8 +46,8 @@ function runWithTensors(heap: Heap, p: Call): WasmTensor {
         heap.write(address, info, c.data!);
       }
     }
-    result ??= new WasmTensor(heap, info.name, p.shape, p.size, heap.alloc(p.size * info.bytes, op), shapeOwner(inputs, p.shape));
-    if (p.size > 0) callOp(heap, op, info, placed ?? inputs, p.shape, result.address);
+    result ??= new WasmTensor(heap, info.name, call.shape, call.size, heap.alloc(call.size * info.bytes, op), shapeOwner(inputs, call.shape));
+    if (call.size > 0) callOp(heap, call, placed ?? inputs, call.shape, result.address);
     return result;
   } catch (e) {
     if (!out) result?.dispose();
@@ -74,20 +75,19 @@ const foldGroup = (scratchLimit: number, rank: number): number =>
   Math.max(2, Math.floor(Math.min(scratchLimit / 64, scratchLimit / (48 * (rank + 2)))));
 
 /** Plain inputs, a plain result: through the scratch block (plain.ts). */
-function runPlainCall(heap: Heap, p: Call): Result {
-  const { op, info, outArray } = p;
+function runPlainCall(plain: PlainPath, call: Call): Result {
+  const { info, outArray, inputs } = call; // all plain: each has its data
   const target = outArray?.data;
-  const inputs = p.inputs as readonly Part[]; // all plain: each has its data
-  const group = foldGroup(heap.scratchLimit, p.shape.length);
+  const group = foldGroup(plain.heap.scratchLimit, call.shape.length);
   let data: TypedArray;
   if (inputs.length <= group) {
-    data = runPlain(heap, op, info, inputs, p.shape, outArray?.staged ? undefined : target);
+    data = plain.run(call, inputs, call.shape, outArray?.staged ? undefined : target);
   } else {
     // Group by group, left to right (so the first NaN still wins), each
     // group's result the first input of the next.
-    const fold = (parts: readonly Part[]): Part => {
-      const shape = broadcastChecked(parts, op);
-      return { data: runPlain(heap, op, info, parts, shape), shape, size: elementCount(shape), address: -1 };
+    const fold = (parts: readonly Part[]): Part & { data: TypedArray } => {
+      const shape = broadcastChecked(call, parts);
+      return { data: plain.run(call, parts, shape), shape, size: elementCount(shape) };
     };
     let acc = fold(inputs.slice(0, group));
     for (let i = group; i < inputs.length; i += group - 1) acc = fold([acc, ...inputs.slice(i, i + group - 1)]);
@@ -95,5 +95,5 @@ function runPlainCall(heap: Heap, p: Call): Result {
   }
   if (target && data !== target) copyInto(target, data); // staged or folded
   // The shape: plain inputs' shapes are this call's own copies (check/input.ts), never seen by the caller.
-  return { dtype: info.name, shape: p.shape as number[], data: (outArray?.given as TypedArray | undefined) ?? heap.present(info, data) };
+  return { dtype: info.name, shape: call.shape as number[], data: (outArray?.given as TypedArray | undefined) ?? plain.heap.present(info, data) };
 }
