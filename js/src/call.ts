@@ -6,7 +6,7 @@
  * call into the kernels.
  */
 import { DTYPE_INFO, type DTypeInfo } from './dtypes.js';
-import type { Heap } from './backend/wasm/memory.js';
+import type { Backend } from './backend/backend.js';
 import { WasmTensor } from './api/tensor.js';
 import type { CheckedInput } from './check/input.js';
 import type { OutArray } from './check/out.js';
@@ -19,7 +19,7 @@ import type { OpName } from './check/opsets.js';
  */
 export interface CheckScope {
   readonly op: string;
-  readonly owner: Heap | undefined;
+  readonly owner: Backend | undefined;
 }
 
 /**
@@ -68,7 +68,7 @@ export class Call implements CheckScope {
    * @param owner the instance whose wasm tensors the call takes.
    * @param op the op, for which the record serves call after call.
    */
-  constructor(readonly owner: Heap, readonly op: OpName) {}
+  constructor(readonly owner: Backend, readonly op: OpName) {}
 
   /**
    * Whether a call with this opset, `out` and `n` inputs may repeat this one. If so, prepare compares the inputs themselves with this call's

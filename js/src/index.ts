@@ -8,6 +8,7 @@
 import createOnnxOpsModule from './wasm/onnx-ops-wasm.js';
 import { Ops } from './api/ops.js';
 import { isOpsModule } from './backend/wasm/abi.js';
+import { WasmBackend } from './backend/wasm/backend.js';
 import { OnnxOpsError, describe } from './errors.js';
 import { SCRATCH_BYTES } from './backend/wasm/plain.js';
 import type { TypedArrayConstructor } from './dtypes.js';
@@ -97,7 +98,7 @@ export async function createOps(options: CreateOpsOptions = {}): Promise<Ops> {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined,
       'wasmBinary is not this package\'s wasm (onnx-ops-wasm/wasm)');
   }
-  return new Ops(module, scratch, float16Array ? Float16 : undefined);
+  return new Ops(new WasmBackend(module, scratch, float16Array ? Float16 : undefined));
 }
 
 export { Ops } from './api/ops.js';

@@ -31,7 +31,7 @@ describe('tensor-like inputs', () => {
     const x = new Float32Array([-1, 2, -3]);
     const r = plain(ops.relu(x));
     expect(r.data).not.toBe(x);
-    expect(r.data.buffer).not.toBe((ops as unknown as { heap: { module: { HEAPU8: Uint8Array } } }).heap.module.HEAPU8.buffer);
+    expect(r.data.buffer).not.toBe((ops as unknown as { impl: { module: { HEAPU8: Uint8Array } } }).impl.module.HEAPU8.buffer);
     expect(Array.from(x)).toEqual([-1, 2, -3]);
     expect(Array.from(r.data as Float32Array)).toEqual([0, 2, 0]);
     expect(r.shape).toEqual([3]);

@@ -82,7 +82,7 @@ export function toOrt<R>(
   if (Tensor !== undefined && typeof Tensor !== 'function') {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined, 'options.Tensor must be a tensor constructor');
   }
-  const c = checkInput({ op, owner: WasmTensor.is(x) ? x.heap : undefined }, x, undefined); // its own heap: any instance's tensor
+  const c = checkInput({ op, owner: WasmTensor.is(x) ? x.backend : undefined }, x, undefined); // its own backend: any instance's tensor
   let dtype: DType = c.info.name;
   // This realm's own storage class (also for a Float16Array from toPlain() under createOps({ float16Array: true })).
   let data: TypedArray = standardView(c.tensor ? c.tensor.toPlain().data : c.data!, c.info.array);

@@ -1,36 +1,35 @@
 /**
  * The operators, one method each: prepare the call (check/prepare.ts), then
- * run it (backend/wasm/run.ts).
+ * run it on the instance's backend (backend/backend.ts).
  */
-import { type DType, type TypedArrayConstructor, dtypeInfo } from '../dtypes.js';
-import { runCall } from '../backend/wasm/run.js';
-import { Heap } from '../backend/wasm/memory.js';
-import { PlainPath, SCRATCH_BYTES } from '../backend/wasm/plain.js';
+import { type DType, dtypeInfo } from '../dtypes.js';
+import type { Backend, MemoryStats } from '../backend/backend.js';
 import { Call } from '../call.js';
 import { checkInput } from '../check/input.js';
 import { type OpName, supportedDtypes } from '../check/opsets.js';
 import { prepareMax, prepareRelu } from '../check/prepare.js';
 import { checkFits, checkShape } from '../check/shape.js';
-import type { OnnxOpsModule } from '../wasm/onnx-ops-wasm.js';
 import { WasmTensor } from './tensor.js';
 import type { OpOptions, PlainTensorLike, Result, TensorLike } from './types.js';
 
 export class Ops {
-  /** @internal */ declare readonly heap: Heap;
-  /** @internal The plain path over the heap. */
-  declare readonly plain: PlainPath;
+  /**
+   * @internal The backend the instance runs on (backend/backend.ts), the
+   * only thing it calls to run a call or to hold a tensor. (Named `impl`:
+   * `backend` is left for a public name of the backend.)
+   */
+  declare readonly impl: Backend;
   /** @internal Each op's call record (call.ts): of the call being made, or kept from the last one. */
   declare readonly calls: { readonly Max: Call; readonly Relu: Call };
   /** True when the loaded module runs wasm SIMD128 kernels. */
   readonly simd: boolean;
 
   /** @internal — use createOps(). */
-  constructor(module: OnnxOpsModule, scratchBytes = SCRATCH_BYTES, float16Array?: TypedArrayConstructor) {
+  constructor(impl: Backend) {
     // Not shown by console.log:
-    Object.defineProperty(this, 'heap', { value: new Heap(module, scratchBytes, float16Array) });
-    Object.defineProperty(this, 'plain', { value: new PlainPath(this.heap) });
-    Object.defineProperty(this, 'calls', { value: { Max: new Call(this.heap, 'Max'), Relu: new Call(this.heap, 'Relu') } });
-    this.simd = this.heap.exports.simd() === 1;
+    Object.defineProperty(this, 'impl', { value: impl });
+    Object.defineProperty(this, 'calls', { value: { Max: new Call(impl, 'Max'), Relu: new Call(impl, 'Relu') } });
+    this.simd = impl.simd;
   }
 
   /**
@@ -43,7 +42,7 @@ export class Ops {
   max(inputs: readonly TensorLike[], options?: OpOptions): Result | WasmTensor {
     const p = this.#callRecord(this.calls.Max);
     try {
-      return runCall(this.heap, this.plain, prepareMax(p, inputs, options));
+      return this.impl.run(prepareMax(p, inputs, options));
     } finally {
       this.#done(p);
     }
@@ -57,7 +56,7 @@ export class Ops {
   relu(input: TensorLike, options?: OpOptions): Result | WasmTensor {
     const p = this.#callRecord(this.calls.Relu);
     try {
-      return runCall(this.heap, this.plain, prepareRelu(p, input, options, arguments.length));
+      return this.impl.run(prepareRelu(p, input, options, arguments.length));
     } finally {
       this.#done(p);
     }
@@ -68,7 +67,7 @@ export class Ops {
 
   /** The record a call fills: the op's own (call.ts), or for a call made within another, a new one. */
   #callRecord(own: Call): Call {
-    return this.#depth++ === 0 ? own : new Call(this.heap, own.op);
+    return this.#depth++ === 0 ? own : new Call(this.impl, own.op);
   }
 
   #done(p: Call): void {
@@ -81,17 +80,18 @@ export class Ops {
    * to ops (and as `out`) to work without copies; dispose() frees it.
    */
   tensor(dtype: DType | string | number, shape: readonly number[], data?: ArrayBufferView): WasmTensor {
-    const scope = { op: 'tensor', owner: this.heap };
+    const impl = this.impl;
+    const scope = { op: 'tensor', owner: impl };
     const info = dtypeInfo(dtype, scope.op, 0);
     const checked = data === undefined
       ? checkShape(scope, shape, 0)
       : checkInput(scope, { dtype: info.name, shape, data }, 0);
     checkFits(scope, info, checked.shape, checked.size, 0);
     const bytes = checked.size * info.bytes;
-    const address = this.heap.alloc(bytes, scope.op, 0);
-    if ('data' in checked && checked.data) this.heap.write(address, info, checked.data);
-    else this.heap.module.HEAPU8.fill(0, address, address + bytes);
-    return new WasmTensor(this.heap, info.name, checked.shape, checked.size, address);
+    const address = impl.alloc(bytes, scope.op, 0);
+    if ('data' in checked && checked.data) impl.write(address, info, checked.data);
+    else impl.zero(address, bytes);
+    return new WasmTensor(impl, info.name, checked.shape, checked.size, address);
   }
 
   /** The dtypes an op accepts at an opset (default: the newest). */
@@ -105,16 +105,11 @@ export class Ops {
    * make them again. Wasm memory itself never shrinks.
    */
   trimMemory(): void {
-    this.heap.trim();
+    this.impl.trim();
   }
 
   /** Bytes of wasm heap in use (malloc's count) and what this instance holds. */
-  memoryStats(): { heapInUse: number; liveAllocations: number; liveBytes: number; memoryBytes: number } {
-    return {
-      heapInUse: this.heap.heapInUse(),
-      liveAllocations: this.heap.liveAllocations,
-      liveBytes: this.heap.liveBytes,
-      memoryBytes: this.heap.module.HEAPU8.buffer.byteLength,
-    };
+  memoryStats(): MemoryStats {
+    return this.impl.memoryStats();
   }
 }

@@ -4,7 +4,7 @@
  */
 import { type DType, DTYPE_INFO, type TypedArray } from '../dtypes.js';
 import { OnnxOpsError, type InputRef } from '../errors.js';
-import type { Heap } from '../backend/wasm/memory.js';
+import type { Backend } from '../backend/backend.js';
 import type { CheckedInput } from '../check/input.js';
 
 /** @internal The key of a wasm tensor's input record (check/input.ts's CheckedInput), made once with it. */
@@ -32,7 +32,7 @@ const DISPOSE: typeof Symbol.dispose = (Symbol.dispose ?? Symbol.for('Symbol.dis
 /**
  * A tensor whose data lives in wasm memory. Ops given such tensors read and
  * write them in place, with no copy. Free it with dispose(). Frozen, and its
- * internals (heap, address, dims) are private fields: an assignment to its
+ * internals (backend, address, dims) are private fields: an assignment to its
  * fields (size, dtype, ...) cannot make a kernel read or write outside its
  * memory; a Proxy around it, or an object made from its prototype, has none
  * of them (WasmTensor.is tells; the ops refuse such look-alikes). Private
@@ -40,7 +40,7 @@ const DISPOSE: typeof Symbol.dispose = (Symbol.dispose ?? Symbol.for('Symbol.dis
  * to make.
  */
 export class WasmTensor {
-  readonly #heap: Heap;
+  readonly #backend: Backend;
   #address: number; // -1 once disposed (the only field that changes)
   /**
    * What checkInput (check/input.ts) returns for it: the same for every call,
@@ -59,8 +59,8 @@ export class WasmTensor {
    * itself (an op's result of an input's shape), whose shape arrays, never
    * modified, the new one shares rather than copies.
    */
-  constructor(heap: Heap, dtype: DType, shape: readonly number[], size: number, address: number, like?: WasmTensor) {
-    this.#heap = heap;
+  constructor(backend: Backend, dtype: DType, shape: readonly number[], size: number, address: number, like?: WasmTensor) {
+    this.#backend = backend;
     this.#address = address;
     const info = DTYPE_INFO[dtype];
     this.#checked = { info, shape: like ? like.#checked.shape : [...shape], size, data: undefined, tensor: this, address, buffer: undefined };
@@ -81,14 +81,14 @@ export class WasmTensor {
     return typeof x === 'object' && x !== null && #address in x;
   }
 
-  /** @internal Whether x is a live WasmTensor of `heap` (one brand check, for every call's inputs). */
-  static isLive(x: object, heap: Heap | undefined): boolean {
-    return #address in x && x.#heap === heap && x.#address >= 0;
+  /** @internal Whether x is a live WasmTensor of `backend` (one brand check, for every call's inputs). */
+  static isLive(x: object, backend: Backend | undefined): boolean {
+    return #address in x && x.#backend === backend && x.#address >= 0;
   }
 
-  /** @internal Its heap (read only once WasmTensor.is(this) holds, or after assertLive). */
-  get heap(): Heap {
-    return this.#heap;
+  /** @internal Its backend (read only once WasmTensor.is(this) holds, or after assertLive). */
+  get backend(): Backend {
+    return this.#backend;
   }
 
   /** @internal Its address in wasm memory (-1 once disposed, and for a look-alike). */
@@ -109,7 +109,7 @@ export class WasmTensor {
    */
   get data(): TypedArray {
     this.assertLive('tensor');
-    return this.heap.view(this.dtype, this.address, this.size);
+    return this.backend.view(DTYPE_INFO[this.dtype], this.address, this.size);
   }
 
   get disposed(): boolean {
@@ -119,7 +119,7 @@ export class WasmTensor {
   /** Frees the wasm memory. Using the tensor afterwards is a DISPOSED error. Idempotent. */
   dispose(): void {
     if (!(#address in this)) return; // a look-alike holds no memory
-    if (this.#address > 0) this.#heap.free(this.#address);
+    if (this.#address > 0) this.#backend.free(this.#address);
     this.#address = -1;
   }
 
@@ -131,8 +131,7 @@ export class WasmTensor {
   /** A plain copy: `{ dtype, shape, data }` with a fresh typed array. */
   toPlain(): { dtype: DType; shape: number[]; data: TypedArray } {
     this.assertLive('tensor');
-    const info = DTYPE_INFO[this.dtype];
-    return { dtype: this.dtype, shape: [...this.shape], data: this.heap.present(info, this.heap.read(info, this.address, this.size)) };
+    return { dtype: this.dtype, shape: [...this.shape], data: this.backend.read(DTYPE_INFO[this.dtype], this.address, this.size) };
   }
 
   /** @internal The mark of a WasmTensor of any copy of this library. */

@@ -7,7 +7,6 @@ import {
   type DTypeInfo, type TypedArray, assertInBounds, bufferOf, dtypeInfo, dtypeOfKind, lengthOf, standardView, typedArrayKind,
 } from '../dtypes.js';
 import { type InputRef, OnnxOpsError, describe, showShape } from '../errors.js';
-import type { Heap } from '../backend/wasm/memory.js';
 import { CHECKED, TENSOR_MARK, WasmTensor } from '../api/tensor.js';
 import type { CheckScope } from '../call.js';
 import { checkFits, checkShape } from './shape.js';
@@ -98,7 +97,7 @@ function rejectTensor(scope: CheckScope, x: WasmTensor, input: InputRef): void {
     throw new OnnxOpsError('INVALID_ARGUMENT', scope.op, input,
       'not a tensor from ops.tensor(): a Proxy around one, or an object made from its prototype');
   }
-  if (x.heap !== scope.owner) {
+  if (x.backend !== scope.owner) {
     throw new OnnxOpsError('FOREIGN_TENSOR', scope.op, input, 'the tensor belongs to another createOps() instance');
   }
   x.assertLive(scope.op, input);
@@ -154,7 +153,7 @@ function plainChecked(scope: CheckScope, x: unknown, kind: string | undefined, i
   const same = checkStorage(scope, x, kind, info, input);
   const buffer = bufferOf(x as TypedArray);
   const length = lengthOf(x as TypedArray); // the storage array's too
-  const data = storageView(x as ArrayBufferView, buffer, length, info, same, scope.owner?.wasmBuffer) ?? detached(scope, input);
+  const data = storageView(x as ArrayBufferView, buffer, length, info, same, scope.owner?.memoryBuffer) ?? detached(scope, input);
   let shape;
   if (dims === undefined) shape = [length];
   else if (length !== dims.size) {

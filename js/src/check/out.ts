@@ -26,7 +26,7 @@ export function checkPlainOut(call: Call, out: ArrayBufferView): OutArray {
   const buffer = bufferOf(out as TypedArray);
   const length = lengthOf(out as TypedArray);
   const data = storageView(out, buffer, length, info, same, undefined) ?? detached(call, 'out');
-  if (buffer === call.owner.wasmBuffer) {
+  if (buffer === call.owner.memoryBuffer) {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out',
       'out is a view of wasm memory (a tensor\'s .data?): pass the tensor itself as out');
   }

@@ -1,12 +1,10 @@
 /**
- * Everything about wasm memory lives here: allocation and its failure, views
- * of the heap (made again whenever the memory has grown, which detaches old
- * ones), copies in and out, the kept blocks (descriptor, scratch), fresh
- * result arrays.
+ * Wasm memory: allocation and its failure, views of the heap (made again
+ * whenever the memory has grown, which detaches old ones), copies in and
+ * out, blocks kept between calls, fresh result arrays.
  */
 import {
-  type DType, type DTypeInfo, DTYPES, DTYPE_INFO, type TypedArray, type TypedArrayConstructor, bufferOf, byteOffsetOf,
-  copyInto,
+  type DTypeInfo, DTYPES, DTYPE_INFO, type TypedArray, bufferOf, byteOffsetOf, copyInto,
 } from '../../dtypes.js';
 import { type WasmExports, exportsOf, wasmAlloc, wasmHeapInUse } from './abi.js';
 import { OnnxOpsError, type InputRef } from '../../errors.js';
@@ -53,22 +51,14 @@ export function freshArray(info: DTypeInfo, length: number): TypedArray {
   return new array(length);
 }
 
-export class Heap {
+/** The memory of one loaded module: its allocations and views. */
+export class WasmMemory {
   /** Addresses allocated here and not yet released, with their sizes. */
   readonly #live = new Map<number, number>();
-  /** A reusable block for call descriptors (not counted as live). */
-  #descAddress = 0;
-  #descWords = 0;
-  #descView: Int32Array | undefined;
-  /** Which repeatable call's descriptor the block holds (abi.ts's callOp), 0 for none. */
-  descriptorCall = 0;
-  /** The plain path's scratch block (not counted as live). */
-  #scratchAddress = 0;
-  #scratchBytes = 0;
   /**
    * The buffer of wasm memory as last seen, and a view of it for each dtype
    * (its storage array), by ONNX number: renewed only when the memory grows
-   * (see wasmBuffer).
+   * (see buffer).
    */
   #bufferSeen: ArrayBufferLike | undefined;
   #views: TypedArray[] = [];
@@ -81,19 +71,8 @@ export class Heap {
   /** The module's entry points (abi.ts). */
   readonly exports: WasmExports;
 
-  /**
-   * @param scratchLimit bytes the plain path may hold for one call (its
-   *   scratch block); larger plain calls stream through it in chunks.
-   */
-  constructor(readonly module: OnnxOpsModule, readonly scratchLimit: number,
-    /** The runtime's Float16Array under createOps({ float16Array: true }). */
-    readonly float16?: TypedArrayConstructor) {
+  constructor(readonly module: OnnxOpsModule) {
     this.exports = exportsOf(module);
-  }
-
-  /** Fresh or heap data of a dtype as the caller gets it: float16 bits as a Float16Array under the option. */
-  present(info: DTypeInfo, data: TypedArray): TypedArray {
-    return this.float16 && info.onnx === 10 ? new this.float16(data.buffer, data.byteOffset, data.length) : data;
   }
 
   /** Allocates `bytes` (16-byte aligned) or throws OUT_OF_MEMORY. */
@@ -115,12 +94,17 @@ export class Heap {
     if (this.#live.delete(address)) this.exports.release(address);
   }
 
+  /** An allocation made by alloc, handed to a KeptBlock: no longer counted as live, released by it. */
+  keep(address: number): void {
+    this.#live.delete(address);
+  }
+
   /**
    * The ArrayBuffer of wasm memory (current until the memory grows). Growing
    * the memory detaches its old buffer, so the glue's HEAPU8 is read again
    * only then: the glue's Module is a dictionary, where every read is a lookup.
    */
-  get wasmBuffer(): ArrayBufferLike {
+  get buffer(): ArrayBufferLike {
     this.#sync();
     return this.#bufferSeen!;
   }
@@ -143,7 +127,7 @@ export class Heap {
     }
   }
 
-  /** Bytes allocated through this heap and not released. */
+  /** Bytes allocated through alloc and not freed. */
   get liveBytes(): number {
     let total = 0;
     for (const b of this.#live.values()) total += b;
@@ -154,10 +138,9 @@ export class Heap {
     return this.#live.size;
   }
 
-  /** A view of `length` elements of `dtype` at `address`; valid until memory grows. */
-  view(dtype: DType, address: number, length: number): TypedArray {
-    const info = DTYPE_INFO[dtype];
-    return this.present(info, new info.array(this.wasmBuffer, address, length));
+  /** A view of `length` elements of a dtype at `address`; valid until memory grows. */
+  view(info: DTypeInfo, address: number, length: number): TypedArray {
+    return new info.array(this.buffer, address, length);
   }
 
   /**
@@ -190,42 +173,6 @@ export class Heap {
     return wasmHeapInUse(this.exports);
   }
 
-  /**
-   * The scratch block of the plain path, at least `bytes` large: its address
-   * (its capacity is scratchCapacity). Kept for later calls and grown on
-   * demand (the plain path asks for at most scratchLimit); not counted as a
-   * live allocation.
-   */
-  scratch(bytes: number, op: string): number {
-    if (bytes > this.#scratchBytes) {
-      const size = Math.min(this.scratchLimit, Math.max(4096, 2 ** Math.ceil(Math.log2(bytes))));
-      const address = this.alloc(size, op);
-      this.#live.delete(address);
-      if (this.#scratchAddress) this.exports.release(this.#scratchAddress);
-      this.#scratchAddress = address;
-      this.#scratchBytes = size;
-    }
-    return this.#scratchAddress;
-  }
-
-  /** The scratch block's address (see scratch). */
-  get scratchAddress(): number {
-    return this.#scratchAddress;
-  }
-
-  /** Bytes of the scratch block (0 before the first plain call or after trim). */
-  get scratchCapacity(): number {
-    return this.#scratchBytes;
-  }
-
-  /** Frees the kept descriptor and scratch blocks (made again when needed). */
-  trim(): void {
-    if (this.#descAddress) this.exports.release(this.#descAddress);
-    if (this.#scratchAddress) this.exports.release(this.#scratchAddress);
-    this.#descAddress = this.#descWords = this.#scratchAddress = this.#scratchBytes = this.descriptorCall = 0;
-    this.#descView = undefined;
-  }
-
   /** Copies `count` elements of a dtype at `address` into `target` (its storage array) from element `offset` on. */
   readInto(target: TypedArray, info: DTypeInfo, offset: number, address: number, count: number): void {
     copyInto(target, this.#window(info, address, count), offset);
@@ -247,39 +194,34 @@ export class Heap {
     this.#windowCount = count;
     return (this.#lastWindow = heapView.subarray(at, at + count));
   }
-
-  /**
-   * A view of the descriptor block, at least `words` int32 words long, at
-   * `descriptorAddress`. The block is kept for later calls; the view is valid
-   * until memory grows.
-   */
-  descriptor(words: number, op: string): Int32Array {
-    const view = this.#descView;
-    // A view detached by memory growth has length 0.
-    return words <= this.#descWords && view !== undefined && view.length !== 0 ? view : this.#newDescriptor(words, op);
-  }
-
-  /** The descriptor block grown to `words`, or its view made again (apart, so that descriptor() inlines). */
-  #newDescriptor(words: number, op: string): Int32Array {
-    if (words > this.#descWords) {
-      const size = Math.max(64, 2 ** Math.ceil(Math.log2(words)));
-      const address = this.alloc(size * 4, op);
-      this.#live.delete(address); // kept for the life of the instance, not a leak
-      if (this.#descAddress) this.exports.release(this.#descAddress);
-      this.#descAddress = address;
-      this.#descWords = size;
-    }
-    this.#descView = new Int32Array(this.wasmBuffer, this.#descAddress, this.#descWords);
-    return this.#descView;
-  }
-
-  get descriptorAddress(): number {
-    return this.#descAddress;
-  }
-
-  /** Words the descriptor block holds now (0 before the first call that needs one, or after trim). */
-  get descriptorWords(): number {
-    return this.#descWords;
-  }
 }
 
+/**
+ * A block of wasm memory kept from call to call (the call descriptor's, the
+ * plain path's scratch), grown on demand, released by trim; not counted as a
+ * live allocation (memoryStats).
+ */
+export class KeptBlock {
+  /** Its address, 0 while it has none. */
+  address = 0;
+  /** Its size in bytes, 0 while it has none. */
+  bytes = 0;
+
+  constructor(readonly memory: WasmMemory) {}
+
+  /** Replaces the block by one of `bytes` (OUT_OF_MEMORY naming `op` when it cannot). */
+  grow(bytes: number, op: string): void {
+    const memory = this.memory;
+    const address = memory.alloc(bytes, op);
+    memory.keep(address);
+    this.release();
+    this.address = address;
+    this.bytes = bytes;
+  }
+
+  /** Frees the block (made again when needed). */
+  release(): void {
+    if (this.address) this.memory.exports.release(this.address);
+    this.address = this.bytes = 0;
+  }
+}

@@ -5,9 +5,9 @@
  * on a tensor of any size grows wasm memory by at most the scratch block
  * (wasm memory never shrinks: a one-off huge call must not pin it).
  */
-import { type KernelOp, type Operand, callOp } from './abi.js';
+import type { DescriptorBlock, KernelOp, Operand } from './abi.js';
 import type { TypedArray } from '../../dtypes.js';
-import { type Heap, freshArray } from './memory.js';
+import { KeptBlock, type WasmMemory, freshArray } from './memory.js';
 import { elementCount } from '../../check/shape.js';
 
 /**
@@ -45,14 +45,31 @@ interface Slot {
 
 const align16 = (n: number): number => Math.ceil(n / 16) * 16; // no 32-bit bit ops: n may pass 2^31
 
-/** The plain path of one instance: its memory, and the operands it reuses. */
+/** The plain path of one instance: its scratch block, and the operands it reuses. */
 export class PlainPath {
+  /** The scratch block (see #reserve). */
+  readonly scratch: KeptBlock;
   /** Operands placed by #once, kept for later calls, so that a small call allocates none. */
   readonly #slots: Slot[] = [];
   /** The first n of #slots, as a kernel call's operands. */
   readonly #operands: Slot[] = [];
 
-  constructor(readonly heap: Heap) {}
+  /**
+   * @param scratchLimit bytes the plain path may hold for one call (its
+   *   scratch block); larger plain calls stream through it in chunks.
+   */
+  constructor(readonly memory: WasmMemory, readonly descriptor: DescriptorBlock, readonly scratchLimit: number) {
+    this.scratch = new KeptBlock(memory);
+  }
+
+  /**
+   * The scratch block made at least `bytes` large (at most scratchLimit):
+   * kept for later calls and grown on demand.
+   */
+  #reserve(bytes: number, op: string): void {
+    const scratch = this.scratch;
+    if (bytes > scratch.bytes) scratch.grow(Math.min(this.scratchLimit, Math.max(4096, 2 ** Math.ceil(Math.log2(bytes)))), op);
+  }
 
   /**
    * Runs `call`'s op and dtype on plain inputs into `out` (a typed array of
@@ -60,12 +77,11 @@ export class PlainPath {
    * that array.
    */
   run(call: KernelOp, inputs: readonly Part[], outShape: readonly number[], out?: TypedArray): TypedArray {
-    const heap = this.heap;
     const total = elementCount(outShape);
     if (total === 0) return out ?? freshArray(call.info, 0);
     const need = needed(inputs, total, call.info.bytes);
-    heap.scratch(Math.min(heap.scratchLimit, need), call.op);
-    if (need <= heap.scratchCapacity) return this.#once(call, inputs, outShape, total, out, 0);
+    this.#reserve(Math.min(this.scratchLimit, need), call.op);
+    if (need <= this.scratch.bytes) return this.#once(call, inputs, outShape, total, out, 0);
     // Streamed: the chunks fill one array made up front.
     const data = out ?? freshArray(call.info, total);
     if (flat(inputs, total)) this.#stream(call, inputs, data, total);
@@ -80,9 +96,9 @@ export class PlainPath {
    * first of them (the kernels run in place).
    */
   #stream(call: KernelOp, inputs: readonly Part[], out: TypedArray, total: number): void {
-    const { heap } = this;
+    const { memory, scratch } = this;
     const { info } = call;
-    const base = heap.scratchAddress;
+    const base = scratch.address;
     const bytes = info.bytes;
     const shape = [0]; // the chunk's, set per chunk: every slot's operand and the result share it
     const operands: Operand[] = [];
@@ -97,23 +113,23 @@ export class PlainPath {
         cut.push(p);
         operands.push(slot);
       } else {
-        heap.write(at, info, p.data!, p.offset, p.size);
+        memory.write(at, info, p.data!, p.offset, p.size);
         operands.push({ shape: [], address: at }); // a single value: rank 0 against the chunk's [size]
         at += 16;
       }
     }
     // Slots of a multiple of 16 bytes stay aligned. Max folds at most
     // scratchLimit / 64 inputs at a time, so 16 bytes of each always fit.
-    const chunk = Math.floor((heap.scratchCapacity - (at - base)) / (slots.length * 16)) * (16 / bytes);
+    const chunk = Math.floor((scratch.bytes - (at - base)) / (slots.length * 16)) * (16 / bytes);
     if (chunk < 1) throw new Error('onnx-ops-wasm: the scratch block cannot hold one chunk');
     for (let k = 0; k < slots.length; k++) slots[k].address = at + k * chunk * bytes;
     const outAddress = at;
     for (let offset = 0; offset < total; offset += chunk) {
       const size = Math.min(chunk, total - offset);
       shape[0] = size;
-      for (let k = 0; k < cut.length; k++) heap.write(slots[k].address, info, cut[k].data!, (cut[k].offset ?? 0) + offset, size);
-      callOp(heap, call, operands, shape, outAddress);
-      heap.readInto(out, info, offset, outAddress, size);
+      for (let k = 0; k < cut.length; k++) memory.write(slots[k].address, info, cut[k].data!, (cut[k].offset ?? 0) + offset, size);
+      this.descriptor.callOp(call, operands, shape, outAddress);
+      memory.readInto(out, info, offset, outAddress, size);
     }
   }
 
@@ -130,35 +146,35 @@ export class PlainPath {
   /**
    * Everything fits the scratch block: copy the inputs in, run once, copy
    * the result (`size` elements) into `out` from element `offset` on, or into a fresh array
-   * (Heap.read); returns that array. The result goes over the first input of
+   * (WasmMemory.read); returns that array. The result goes over the first input of
    * its size (laid out as the result, as broadcasting allows no other way):
    * the kernels run in place, and the block holds one array less.
    */
   #once(call: KernelOp, inputs: readonly Part[], outShape: readonly number[], size: number, out: TypedArray | undefined,
     offset: number): TypedArray {
-    const { heap } = this;
+    const { memory } = this;
     const { info } = call;
     const operands = this.#operandsOf(inputs.length);
-    let at = heap.scratchAddress;
+    let at = this.scratch.address;
     let outAddress = -1;
     for (let i = 0; i < inputs.length; i++) {
       const p = inputs[i];
-      heap.write(at, info, p.data!, p.offset, p.size); // no offset: the whole array
+      memory.write(at, info, p.data!, p.offset, p.size); // no offset: the whole array
       operands[i].shape = p.shape;
       operands[i].address = at;
       if (outAddress < 0 && p.size === size) outAddress = at;
       at += align16(p.size * info.bytes);
     }
     if (outAddress < 0) outAddress = at;
-    callOp(heap, call, operands, outShape, outAddress);
-    if (!out) return heap.read(info, outAddress, size);
-    heap.readInto(out, info, offset, outAddress, size);
+    this.descriptor.callOp(call, operands, outShape, outAddress);
+    if (!out) return memory.read(info, outAddress, size);
+    memory.readInto(out, info, offset, outAddress, size);
     return out;
   }
 
   #step(call: KernelOp, inputs: readonly Part[], out: OutPart): void {
     const bytes = call.info.bytes;
-    const capacity = this.heap.scratchCapacity;
+    const capacity = this.scratch.bytes;
     if (needed(inputs, out.size, bytes) <= capacity) {
       this.#once(call, inputs, out.shape, out.size, out.data, out.offset);
       return;
