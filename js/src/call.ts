@@ -58,7 +58,7 @@ export class Call implements CheckScope {
    * Not 0 when the call may be made again as it is (see repeats): its inputs
    * are all wasm tensors and `out` is one or none, whose dtypes and shapes
    * never change. A number no other call had, which also names the call's
-   * descriptor (backend/wasm/abi.ts's callOp).
+   * descriptor (backend/wasm/descriptor.ts's callOp).
    */
   id = 0;
   /** The call's opset, as given. */

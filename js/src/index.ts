@@ -7,7 +7,7 @@
  */
 import createOnnxOpsModule from './wasm/onnx-ops-wasm.js';
 import { Ops } from './api/ops.js';
-import { isOpsModule } from './backend/wasm/abi.js';
+import { isOpsModule } from './backend/wasm/exports.js';
 import { WasmBackend } from './backend/wasm/backend.js';
 import { OnnxOpsError, describe } from './errors.js';
 import { SCRATCH_BYTES } from './backend/wasm/plain.js';

@@ -14,7 +14,7 @@ import type { CheckedInput } from '../../check/input.js';
 import { broadcastChecked, elementCount } from '../../check/shape.js';
 import type { OnnxOpsModule } from '../../wasm/onnx-ops-wasm.js';
 import type { Backend, MemoryStats } from '../backend.js';
-import { DescriptorBlock, type Operand } from './abi.js';
+import { DescriptorBlock, type Operand } from './descriptor.js';
 import { WasmMemory } from './memory.js';
 import { type Part, PlainPath } from './plain.js';
 

@@ -6,7 +6,7 @@
 import {
   type DTypeInfo, DTYPES, DTYPE_INFO, type TypedArray, bufferOf, byteOffsetOf, copyInto,
 } from '../../dtypes.js';
-import { type WasmExports, exportsOf, wasmAlloc, wasmHeapInUse } from './abi.js';
+import { type WasmExports, exportsOf, wasmAlloc, wasmHeapInUse } from './exports.js';
 import { OnnxOpsError, type InputRef } from '../../errors.js';
 import type { OnnxOpsModule } from '../../wasm/onnx-ops-wasm.js';
 
@@ -68,7 +68,7 @@ export class WasmMemory {
   #windowAt = 0;
   #windowCount = 0;
 
-  /** The module's entry points (abi.ts). */
+  /** The module's entry points (exports.ts). */
   readonly exports: WasmExports;
 
   constructor(readonly module: OnnxOpsModule) {

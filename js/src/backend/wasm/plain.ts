@@ -5,7 +5,7 @@
  * on a tensor of any size grows wasm memory by at most the scratch block
  * (wasm memory never shrinks: a one-off huge call must not pin it).
  */
-import type { DescriptorBlock, KernelOp, Operand } from './abi.js';
+import type { DescriptorBlock, KernelOp, Operand } from './descriptor.js';
 import type { TypedArray } from '../../dtypes.js';
 import { KeptBlock, type WasmMemory, freshArray } from './memory.js';
 import { elementCount } from '../../check/shape.js';
