@@ -50,11 +50,8 @@ function checkMax(call: Call, inputs: readonly unknown[], opset: number | undefi
   const first = checked[0].shape;
   const shape = version >= 8 ? broadcastChecked(call, checked) : sameShapes(version, checked);
   call.opset = opset;
-  call.info = info;
-  call.shape = shape;
-  call.size = shape === first ? checked[0].size : elementCount(shape);
   call.inputs = checked;
-  return fillCall(call, tensors, out);
+  return fillCall(call, info, shape, shape === first ? checked[0].size : elementCount(shape), tensors, out);
 }
 
 /** Relu: exactly one input (a one-element array of it too); `count`: how many arguments the call had. */
@@ -80,11 +77,8 @@ function checkRelu(call: Call, input: unknown, opset: number | undefined, given:
   if (tensors === 0 && c.data !== input) checkUnchanged(call, checked, out); // only reading an object runs caller code
   checkAllowed(call.op, version, c.info);
   call.opset = opset;
-  call.info = c.info;
-  call.shape = c.shape;
-  call.size = c.size;
   call.inputs = checked;
-  return fillCall(call, tensors, out);
+  return fillCall(call, c.info, c.shape, c.size, tensors, out);
 }
 
 /** An error about the call as a whole. */
@@ -142,13 +136,16 @@ function dtypeMismatch(call: Call, checked: readonly CheckedInput[], i: number):
 }
 
 /**
- * Completes the call once its inputs, dtype and the result's shape are set:
- * the result's size fits, and `out` takes it. `tensors`: how many inputs are
+ * Completes the call, its inputs set, with the result's dtype, shape and
+ * size: the size fits, and `out` takes it. `tensors`: how many inputs are
  * wasm tensors.
  */
-function fillCall(call: Call, tensors: number, out: WasmTensor | ArrayBufferView | undefined): Call {
-  const { info, shape } = call;
-  checkFits(call, info, shape, call.size);
+function fillCall(call: Call, info: DTypeInfo, shape: readonly number[], size: number, tensors: number,
+  out: WasmTensor | ArrayBufferView | undefined): Call {
+  checkFits(call, info, shape, size);
+  call.info = info;
+  call.shape = shape;
+  call.size = size;
   const tensorOut = out instanceof WasmTensor;
   const tensorResult = tensors > 0 || tensorOut;
   call.tensorResult = tensorResult;

@@ -20,23 +20,25 @@ import { type Part, PlainPath } from './plain.js';
 
 export class WasmBackend implements Backend {
   readonly simd: boolean;
-  readonly memory: WasmMemory;
+  readonly #memory: WasmMemory;
   readonly #descriptor: DescriptorBlock;
   readonly #plain: PlainPath;
+  readonly #float16: TypedArrayConstructor | undefined;
 
   /**
    * @param scratchLimit bytes the plain path may hold for one call (see PlainPath).
    * @param float16 the runtime's Float16Array under createOps({ float16Array: true }).
    */
-  constructor(readonly module: OnnxOpsModule, scratchLimit: number, readonly float16?: TypedArrayConstructor) {
-    this.memory = new WasmMemory(module);
-    this.#descriptor = new DescriptorBlock(this.memory);
-    this.#plain = new PlainPath(this.memory, this.#descriptor, scratchLimit);
-    this.simd = this.memory.exports.simd() === 1;
+  constructor(readonly module: OnnxOpsModule, scratchLimit: number, float16?: TypedArrayConstructor) {
+    const memory = this.#memory = new WasmMemory(module);
+    this.#descriptor = new DescriptorBlock(memory);
+    this.#plain = new PlainPath(memory, this.#descriptor, scratchLimit);
+    this.#float16 = float16;
+    this.simd = memory.exports.simd() === 1;
   }
 
   get memoryBuffer(): ArrayBufferLike {
-    return this.memory.buffer;
+    return this.#memory.buffer;
   }
 
   run(call: Call): Result | WasmTensor {
@@ -54,7 +56,7 @@ export class WasmBackend implements Backend {
    */
   #runWithTensors(call: Call): WasmTensor {
     const { op, info, inputs } = call;
-    const memory = this.memory;
+    const memory = this.#memory;
     const out = call.outTensor;
     let placed: Operand[] | undefined; // the inputs as operands, once one is plain
     let result = out;
@@ -109,19 +111,20 @@ export class WasmBackend implements Backend {
 
   /** Fresh or heap data of a dtype as the caller gets it: float16 bits as a Float16Array under the option. */
   #present(info: DTypeInfo, data: TypedArray): TypedArray {
-    return this.float16 && info.onnx === 10 ? new this.float16(data.buffer, data.byteOffset, data.length) : data;
+    const float16 = this.#float16;
+    return float16 && info.onnx === 10 ? new float16(data.buffer, data.byteOffset, data.length) : data;
   }
 
   alloc(bytes: number, op: string, input?: InputRef): number {
-    return this.memory.alloc(bytes, op, input);
+    return this.#memory.alloc(bytes, op, input);
   }
 
   free(address: number): void {
-    this.memory.free(address);
+    this.#memory.free(address);
   }
 
   write(address: number, info: DTypeInfo, data: TypedArray): void {
-    this.memory.write(address, info, data);
+    this.#memory.write(address, info, data);
   }
 
   zero(address: number, bytes: number): void {
@@ -129,15 +132,15 @@ export class WasmBackend implements Backend {
   }
 
   view(info: DTypeInfo, address: number, length: number): TypedArray {
-    return this.#present(info, this.memory.view(info, address, length));
+    return this.#present(info, new info.array(this.#memory.buffer, address, length));
   }
 
   read(info: DTypeInfo, address: number, length: number): TypedArray {
-    return this.#present(info, this.memory.read(info, address, length));
+    return this.#present(info, this.#memory.read(info, address, length));
   }
 
   memoryStats(): MemoryStats {
-    const memory = this.memory;
+    const memory = this.#memory;
     return {
       heapInUse: memory.heapInUse(),
       liveAllocations: memory.liveAllocations,
@@ -148,7 +151,7 @@ export class WasmBackend implements Backend {
 
   trim(): void {
     this.#descriptor.release();
-    this.#plain.scratch.release();
+    this.#plain.release();
   }
 }
 

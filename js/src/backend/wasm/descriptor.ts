@@ -45,7 +45,10 @@ export class DescriptorBlock {
   /** Which repeatable call's descriptor the block holds (see callOp), 0 for none. */
   #id = 0;
 
-  constructor(readonly memory: WasmMemory) {
+  readonly #memory: WasmMemory;
+
+  constructor(memory: WasmMemory) {
+    this.#memory = memory;
     this.#block = new KeptBlock(memory);
   }
 
@@ -64,7 +67,7 @@ export class DescriptorBlock {
   callOp(call: KernelOp, operands: readonly Operand[], outShape: readonly number[], outAddress: number, id = 0): void {
     if (id === 0 || this.#id !== id) this.#write(call, operands, outShape, outAddress, id);
     const base = this.#block.address;
-    const exports = this.memory.exports;
+    const exports = this.#memory.exports;
     const status = call.op === 'Max' ? exports.max(base) : exports.relu(base);
     if (status !== STATUS_OK) {
       throw new OnnxOpsError(ERROR_OF_STATUS[status] ?? 'INVALID_ARGUMENT', call.op, undefined,
@@ -78,7 +81,7 @@ export class DescriptorBlock {
     const outRank = outShape.length;
     const addressesAt = CALL_WORDS;
     const shapesAt = addressesAt + n;
-    const dimsAt = Math.ceil((shapesAt + SHAPE_WORDS * n) / DIM_WORDS) * DIM_WORDS;
+    const dimsAt = (shapesAt + SHAPE_WORDS * n + 1) & ~1; // 8-byte aligned
     let words = dimsAt + DIM_WORDS * outRank;
     for (let i = 0; i < n; i++) if (inputs[i].shape !== outShape) words += DIM_WORDS * inputs[i].shape.length;
     const w = this.#words(words, call.op);
@@ -127,7 +130,7 @@ export class DescriptorBlock {
   #newView(words: number, op: string): Int32Array {
     const block = this.#block;
     if (4 * words > block.bytes) block.grow(4 * Math.max(64, 2 ** Math.ceil(Math.log2(words))), op);
-    this.#view = new Int32Array(this.memory.buffer, block.address, block.bytes / 4);
+    this.#view = new Int32Array(this.#memory.buffer, block.address, block.bytes / 4);
     return this.#view;
   }
 

@@ -3,7 +3,6 @@
  * plain functions.
  */
 import type { OnnxOpsModule } from '../../wasm/onnx-ops-wasm.js';
-import { CALL_DTYPE, CALL_N } from './abi.js';
 
 /**
  * The module's entry points as plain functions, read once. The glue's
@@ -28,9 +27,7 @@ export interface WasmExports {
 export function exportsOf(m: OnnxOpsModule): WasmExports {
   const probe = m._onnx_ops_alloc(16);
   if (probe === 0) throw new Error('onnx-ops-wasm: the module cannot allocate 16 bytes');
-  const call = new Int32Array(m.HEAPU8.buffer, probe, 4);
-  call[CALL_DTYPE / 4] = 1; // float32
-  call[CALL_N / 4] = 0; // no inputs
+  new Int32Array(m.HEAPU8.buffer, probe, 2).set([1, 0]); // a Call's dtype (float32) and n (no inputs)
   m._onnx_ops_max(probe);
   m._onnx_ops_relu(probe);
   m._onnx_ops_release(probe);

@@ -138,11 +138,6 @@ export class WasmMemory {
     return this.#live.size;
   }
 
-  /** A view of `length` elements of a dtype at `address`; valid until memory grows. */
-  view(info: DTypeInfo, address: number, length: number): TypedArray {
-    return new info.array(this.buffer, address, length);
-  }
-
   /**
    * Copies `data` (the dtype's storage array; with `offset`, its `count`
    * elements from there) to `address`, through the heap view of the same class.
@@ -207,11 +202,15 @@ export class KeptBlock {
   /** Its size in bytes, 0 while it has none. */
   bytes = 0;
 
-  constructor(readonly memory: WasmMemory) {}
+  readonly #memory: WasmMemory;
+
+  constructor(memory: WasmMemory) {
+    this.#memory = memory;
+  }
 
   /** Replaces the block by one of `bytes` (OUT_OF_MEMORY naming `op` when it cannot). */
   grow(bytes: number, op: string): void {
-    const memory = this.memory;
+    const memory = this.#memory;
     const address = memory.alloc(bytes, op);
     memory.keep(address);
     this.release();
@@ -221,7 +220,7 @@ export class KeptBlock {
 
   /** Frees the block (made again when needed). */
   release(): void {
-    if (this.address) this.memory.exports.release(this.address);
+    if (this.address) this.#memory.exports.release(this.address);
     this.address = this.bytes = 0;
   }
 }

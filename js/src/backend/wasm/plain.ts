@@ -29,12 +29,10 @@ export interface Part {
   readonly size: number;
 }
 
-/** The output's window: its offset is always known. */
-interface OutPart {
-  data: TypedArray;
-  offset: number;
-  shape: readonly number[];
-  size: number;
+/** A window whose data and offset are known (the output's; rows of an input). */
+interface OutPart extends Part {
+  readonly data: TypedArray;
+  readonly offset: number;
 }
 
 /** An operand the plain path placed in the scratch block, reused from call to call (see PlainPath.#operands). */
@@ -47,19 +45,26 @@ const align16 = (n: number): number => Math.ceil(n / 16) * 16; // no 32-bit bit 
 
 /** The plain path of one instance: its scratch block, and the operands it reuses. */
 export class PlainPath {
+  readonly #memory: WasmMemory;
+  readonly #descriptor: DescriptorBlock;
   /** The scratch block (see #reserve). */
-  readonly scratch: KeptBlock;
+  readonly #scratch: KeptBlock;
   /** Operands placed by #once, kept for later calls, so that a small call allocates none. */
-  readonly #slots: Slot[] = [];
-  /** The first n of #slots, as a kernel call's operands. */
   readonly #operands: Slot[] = [];
 
   /**
    * @param scratchLimit bytes the plain path may hold for one call (its
    *   scratch block); larger plain calls stream through it in chunks.
    */
-  constructor(readonly memory: WasmMemory, readonly descriptor: DescriptorBlock, readonly scratchLimit: number) {
-    this.scratch = new KeptBlock(memory);
+  constructor(memory: WasmMemory, descriptor: DescriptorBlock, readonly scratchLimit: number) {
+    this.#memory = memory;
+    this.#descriptor = descriptor;
+    this.#scratch = new KeptBlock(memory);
+  }
+
+  /** Frees the scratch block (made again by the next call). */
+  release(): void {
+    this.#scratch.release();
   }
 
   /**
@@ -67,7 +72,7 @@ export class PlainPath {
    * kept for later calls and grown on demand.
    */
   #reserve(bytes: number, op: string): void {
-    const scratch = this.scratch;
+    const scratch = this.#scratch;
     if (bytes > scratch.bytes) scratch.grow(Math.min(this.scratchLimit, Math.max(4096, 2 ** Math.ceil(Math.log2(bytes)))), op);
   }
 
@@ -81,7 +86,7 @@ export class PlainPath {
     if (total === 0) return out ?? freshArray(call.info, 0);
     const need = needed(inputs, total, call.info.bytes);
     this.#reserve(Math.min(this.scratchLimit, need), call.op);
-    if (need <= this.scratch.bytes) return this.#once(call, inputs, outShape, total, out, 0);
+    if (need <= this.#scratch.bytes) return this.#once(call, inputs, outShape, total, out, 0);
     // Streamed: the chunks fill one array made up front.
     const data = out ?? freshArray(call.info, total);
     if (flat(inputs, total)) this.#stream(call, inputs, data, total);
@@ -96,7 +101,8 @@ export class PlainPath {
    * first of them (the kernels run in place).
    */
   #stream(call: KernelOp, inputs: readonly Part[], out: TypedArray, total: number): void {
-    const { memory, scratch } = this;
+    const memory = this.#memory;
+    const scratch = this.#scratch;
     const { info } = call;
     const base = scratch.address;
     const bytes = info.bytes;
@@ -128,18 +134,16 @@ export class PlainPath {
       const size = Math.min(chunk, total - offset);
       shape[0] = size;
       for (let k = 0; k < cut.length; k++) memory.write(slots[k].address, info, cut[k].data!, (cut[k].offset ?? 0) + offset, size);
-      this.descriptor.callOp(call, operands, shape, outAddress);
+      this.#descriptor.callOp(call, operands, shape, outAddress);
       memory.readInto(out, info, offset, outAddress, size);
     }
   }
 
-  /** The first `n` of the kept operands (see #slots). */
+  /** `n` kept operands (see #operands): the same while n is. */
   #operandsOf(n: number): Slot[] {
-    const slots = this.#slots;
-    while (slots.length < n) slots.push({ shape: [], address: 0 });
     const l = this.#operands;
-    if (l.length !== n) l.length = n;
-    for (let i = 0; i < n; i++) l[i] = slots[i];
+    if (l.length > n) l.length = n;
+    while (l.length < n) l.push({ shape: [], address: 0 });
     return l;
   }
 
@@ -152,10 +156,10 @@ export class PlainPath {
    */
   #once(call: KernelOp, inputs: readonly Part[], outShape: readonly number[], size: number, out: TypedArray | undefined,
     offset: number): TypedArray {
-    const { memory } = this;
+    const memory = this.#memory;
     const { info } = call;
     const operands = this.#operandsOf(inputs.length);
-    let at = this.scratch.address;
+    let at = this.#scratch.address;
     let outAddress = -1;
     for (let i = 0; i < inputs.length; i++) {
       const p = inputs[i];
@@ -166,7 +170,7 @@ export class PlainPath {
       at += align16(p.size * info.bytes);
     }
     if (outAddress < 0) outAddress = at;
-    this.descriptor.callOp(call, operands, outShape, outAddress);
+    this.#descriptor.callOp(call, operands, outShape, outAddress);
     if (!out) return memory.read(info, outAddress, size);
     memory.readInto(out, info, offset, outAddress, size);
     return out;
@@ -174,7 +178,7 @@ export class PlainPath {
 
   #step(call: KernelOp, inputs: readonly Part[], out: OutPart): void {
     const bytes = call.info.bytes;
-    const capacity = this.scratch.bytes;
+    const capacity = this.#scratch.bytes;
     if (needed(inputs, out.size, bytes) <= capacity) {
       this.#once(call, inputs, out.shape, out.size, out.data, out.offset);
       return;
@@ -202,10 +206,8 @@ export class PlainPath {
     if (d0 > 1 && resident <= capacity / 2 && rows >= 1) {
       for (let r0 = 0; r0 < d0; r0 += rows) {
         const r = Math.min(rows, d0 - r0);
-        const parts = inputs.map((p, i) => (spans[i]
-          ? { data: p.data, offset: (p.offset ?? 0) + r0 * (p.size / d0), shape: [r, ...p.shape.slice(1)], size: r * (p.size / d0) }
-          : p));
-        this.#step(call, parts, { data: out.data, offset: out.offset + r0 * restSize, shape: [r, ...rest], size: r * restSize });
+        const parts = inputs.map((p, i) => (spans[i] ? rowsOf(p, d0, r0, r, [r, ...p.shape.slice(1)]) : p));
+        this.#step(call, parts, rowsOf(out, d0, r0, r, [r, ...rest]));
       }
       return;
     }
@@ -213,12 +215,18 @@ export class PlainPath {
     // each a problem of one rank less.
     for (let r = 0; r < d0; r++) {
       const parts = inputs.map((p, i) => {
-        if (spans[i]) return { data: p.data, offset: (p.offset ?? 0) + r * (p.size / d0), shape: p.shape.slice(1), size: p.size / d0 };
+        if (spans[i]) return rowsOf(p, d0, r, 1, p.shape.slice(1));
         return p.shape.length === rank ? { ...p, shape: p.shape.slice(1) } : p; // drop its leading 1
       });
-      this.#step(call, parts, { data: out.data, offset: out.offset + r * restSize, shape: rest, size: restSize });
+      this.#step(call, parts, rowsOf(out, d0, r, 1, rest));
     }
   }
+}
+
+/** Rows r0 .. r0 + count of a part of d0 rows, with `shape`. */
+function rowsOf(p: Part, d0: number, r0: number, count: number, shape: readonly number[]): OutPart {
+  const rowSize = p.size / d0;
+  return { data: p.data!, offset: (p.offset ?? 0) + r0 * rowSize, shape, size: count * rowSize };
 }
 
 /** Whether every input is laid out as the output or is a single value (no broadcast plan needed). */
