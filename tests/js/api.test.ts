@@ -346,7 +346,7 @@ describe('float16 / bfloat16 helpers', () => {
 
 describe('calls on wasm tensors only (zero-copy)', () => {
   // Calls whose inputs and out are all wasm tensors run in place, with no
-  // copies (js/src/execute.ts): they must give the reference's bits, and
+  // copies (js/src/backend/wasm/backend.ts): they must give the reference's bits, and
   // refuse, with out untouched, every call the checks refuse.
   const maxCases: [number[][], number[]][] = [
     [[[37], [37]], [37]], [[[37], []], [37]], [[[], [37], []], [37]], [[[5], [5], [5]], [5]],
