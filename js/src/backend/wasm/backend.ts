@@ -58,29 +58,29 @@ export class WasmBackend implements Backend {
     const { op, info, inputs } = call;
     const memory = this.#memory;
     const out = call.outTensor;
-    let placed: Operand[] | undefined; // the inputs as operands, once one is plain
+    let operands: Operand[] | undefined; // the inputs as operands, once one is plain
     let result = out;
     try {
       for (let i = 0; i < inputs.length; i++) {
         const c = inputs[i];
-        if (c.tensor && !placed) continue;
-        placed ??= inputs.slice(0, i);
+        if (c.tensor && !operands) continue;
+        operands ??= inputs.slice(0, i);
         if (c.tensor) {
-          placed.push(c);
+          operands.push(c);
         } else {
           const address = memory.alloc(c.size * info.bytes, op, i);
-          placed.push({ shape: c.shape, address });
+          operands.push({ shape: c.shape, address });
           memory.write(address, info, c.data!);
         }
       }
       result ??= new WasmTensor(this, info.name, call.shape, call.size, memory.alloc(call.size * info.bytes, op), shapeOwner(inputs, call.shape));
-      if (call.size > 0) this.#descriptor.callOp(call, placed ?? inputs, call.shape, result.address);
+      if (call.size > 0) this.#descriptor.callOp(call, operands ?? inputs, call.shape, result.address);
       return result;
     } catch (e) {
       if (!out) result?.dispose();
       throw e;
     } finally {
-      for (let i = 0; placed && i < placed.length; i++) if (!inputs[i].tensor) memory.free(placed[i].address);
+      for (let i = 0; operands && i < operands.length; i++) if (!inputs[i].tensor) memory.free(operands[i].address);
     }
   }
 

@@ -35,7 +35,7 @@ interface OutPart extends Part {
   readonly offset: number;
 }
 
-/** An operand the plain path placed in the scratch block, reused from call to call (see PlainPath.#operands). */
+/** An operand the plain path copied into the scratch block, reused from call to call (see PlainPath.#operands). */
 interface Slot {
   shape: readonly number[];
   address: number;
@@ -49,7 +49,7 @@ export class PlainPath {
   readonly #descriptor: DescriptorBlock;
   /** The scratch block (see #reserve). */
   readonly #scratch: KeptBlock;
-  /** Operands placed by #once, kept for later calls, so that a small call allocates none. */
+  /** Operands #once fills, kept for later calls, so that a small call allocates none. */
   readonly #operands: Slot[] = [];
 
   /**
