@@ -105,19 +105,24 @@ export class WasmMemory {
    * only then: the glue's Module is a dictionary, where every read is a lookup.
    */
   get buffer(): ArrayBufferLike {
-    this.#sync();
-    return this.#bufferSeen!;
+    const b = this.#bufferSeen;
+    return b !== undefined && b.byteLength !== 0 ? b : this.#renew();
   }
 
   /** A view of all of wasm memory as the dtype's storage array (valid until memory grows). */
   #heapView(info: DTypeInfo): TypedArray {
-    this.#sync();
+    const b = this.#bufferSeen;
+    if (b === undefined || b.byteLength === 0) this.#renew();
     return this.#views[info.onnx];
   }
 
-  /** Takes the buffer and the views again when the one last seen was detached (the memory grew), or at first. */
-  #sync(): void {
-    if (this.#bufferSeen !== undefined && this.#bufferSeen.byteLength !== 0) return;
+  /**
+   * Takes the buffer and the views again, the one last seen being detached
+   * (the memory grew), or at first; returns the buffer. Apart, so that the
+   * checks above stay small enough to inline where the caller's chain of
+   * calls is deep (a plain call reads the buffer from its checks).
+   */
+  #renew(): ArrayBufferLike {
     const buffer = this.module.HEAPU8.buffer;
     this.#bufferSeen = buffer;
     this.#views = [];
@@ -125,6 +130,7 @@ export class WasmMemory {
       const { onnx, array, bytes } = DTYPE_INFO[d];
       this.#views[onnx] = new array(buffer, 0, buffer.byteLength / bytes);
     }
+    return buffer;
   }
 
   /** Bytes allocated through alloc and not freed. */
