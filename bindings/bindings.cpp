@@ -1,5 +1,5 @@
 // The wasm module's surface. Tensors live in the module's heap; the JS layer
-// (js/src/abi.ts) owns every allocation and passes addresses.
+// (js/src/backend/wasm/abi.ts) owns every allocation and passes addresses.
 //
 //   max(desc)     -> status   ONNX Max of the descriptor's inputs into its output
 //   relu(desc)    -> status   ONNX Relu of its one input
@@ -17,8 +17,10 @@
 // Status values are onnx_ops::Status.
 //
 // A call descriptor, the same for both ops, is the onnx_ops::Call itself
-// (src/ops.h), laid out in the heap by js/src/abi.ts: the entries read it in
-// place, with no parsing or copying. Its wasm32 layout, pinned below:
+// (src/ops.h), laid out in the heap by js/src/backend/wasm/descriptor.ts: the
+// entries read it in place, with no parsing or copying. Its wasm32 layout,
+// pinned below and named in js/src/backend/wasm/abi.ts (tests/js/abi.test.ts
+// compares the two, and the status codes with src/status.h):
 //   Call   dtype@0 n@4 inputs@8 shapes@12 out@16 out_shape@20 (28 bytes)
 //   Shape  dims@0 (int64 elements, 8-byte aligned) rank@4 (8 bytes)
 // The entries check what they read (ranks, dims) before they use it.
@@ -47,10 +49,10 @@ static_assert(offsetof(onnx_ops::Call, dtype) == 0 && offsetof(onnx_ops::Call, n
                   offsetof(onnx_ops::Call, inputs) == 8 && offsetof(onnx_ops::Call, shapes) == 12 &&
                   offsetof(onnx_ops::Call, out) == 16 && offsetof(onnx_ops::Call, out_shape) == 20 &&
                   sizeof(onnx_ops::Call) == 28,
-              "js/src/abi.ts writes this layout");
+              "js/src/backend/wasm/abi.ts names this layout");
 static_assert(offsetof(onnx_ops::Shape, dims) == 0 && offsetof(onnx_ops::Shape, rank) == 4 &&
                   sizeof(onnx_ops::Shape) == 8,
-              "js/src/abi.ts writes this layout");
+              "js/src/backend/wasm/abi.ts names this layout");
 #endif
 
 extern "C" {

@@ -154,12 +154,11 @@ export function standardView(x: ArrayBufferView, array: TypedArrayConstructor, c
   return buffer === copyFrom ? view.slice() : view;
 }
 
-const KIND_DTYPE = new Map<string, DTypeInfo>(([
-  ['Float32Array', 'float32'], ['Float64Array', 'float64'], ['Float16Array', 'float16'],
-  ['Int8Array', 'int8'], ['Int16Array', 'int16'], ['Int32Array', 'int32'], ['BigInt64Array', 'int64'],
-  ['Uint8Array', 'uint8'], ['Uint8ClampedArray', 'uint8'], ['Uint16Array', 'uint16'], ['Uint32Array', 'uint32'],
-  ['BigUint64Array', 'uint64'],
-] as const).map(([kind, d]) => [kind, DTYPE_INFO[d]]));
+// Each dtype's storage class stands for it; DTYPES lists uint16 after
+// float16 and bfloat16, so a Uint16Array is uint16.
+const KIND_DTYPE = new Map<string, DTypeInfo>(DTYPES.map((d) => [DTYPE_INFO[d].arrayName, DTYPE_INFO[d]]));
+KIND_DTYPE.set('Float16Array', DTYPE_INFO.float16);
+KIND_DTYPE.set('Uint8ClampedArray', DTYPE_INFO.uint8);
 
 // The last kind looked up, as for dtypeInfo's last name.
 let lastKind = 'Float32Array';

@@ -6,10 +6,11 @@
  *   ops.max([a, b, c], { opset: 13 });
  */
 import createOnnxOpsModule from './wasm/onnx-ops-wasm.js';
-import { Ops } from './ops.js';
-import { isOpsModule } from './abi.js';
+import { Ops } from './api/ops.js';
+import { isOpsModule } from './backend/wasm/exports.js';
+import { WasmBackend } from './backend/wasm/backend.js';
 import { OnnxOpsError, describe } from './errors.js';
-import { SCRATCH_BYTES } from './plain.js';
+import { SCRATCH_BYTES } from './backend/wasm/plain.js';
 import type { TypedArrayConstructor } from './dtypes.js';
 
 export interface CreateOpsOptions {
@@ -97,21 +98,20 @@ export async function createOps(options: CreateOpsOptions = {}): Promise<Ops> {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined,
       'wasmBinary is not this package\'s wasm (onnx-ops-wasm/wasm)');
   }
-  return new Ops(module, scratch, float16Array ? Float16 : undefined);
+  return new Ops(new WasmBackend(module, scratch, float16Array ? Float16 : undefined));
 }
 
-export { Ops, type OpOptions, type Result } from './ops.js';
-export { WasmTensor } from './memory.js';
+export { Ops } from './api/ops.js';
+export { WasmTensor } from './api/tensor.js';
 export { OnnxOpsError, ERROR_CODES, type ErrorCode } from './errors.js';
 export {
   type DType, type TypedArray, DTYPES, DTYPE_INFO, toDType,
   float16ToNumber, numberToFloat16, bfloat16ToNumber, numberToBfloat16,
   encodeFloat16, decodeFloat16, encodeBfloat16, decodeBfloat16,
 } from './dtypes.js';
-export { type OpName, OP_VERSIONS, opVersion, supportedDtypes, firstVersionWith } from './opsets.js';
-export {
-  type Tensor, type OrtTensorLike, type TensorLike, type PlainTensorLike, broadcastShapes, MAX_RANK,
-} from './validate.js';
+export { type OpName, OP_VERSIONS, opVersion, supportedDtypes, firstVersionWith } from './check/opsets.js';
+export { type Tensor, type OrtTensorLike, type TensorLike, type PlainTensorLike, type OpOptions, type Result } from './api/types.js';
+export { broadcastShapes, MAX_RANK } from './check/shape.js';
 export {
   toOrt, type OrtType, type OrtDataTypeMap, type OrtTensorData, type OrtTensorConstructor, type ToOrtOptions,
-} from './interop.js';
+} from './api/interop.js';

@@ -31,7 +31,7 @@ describe('tensor-like inputs', () => {
     const x = new Float32Array([-1, 2, -3]);
     const r = plain(ops.relu(x));
     expect(r.data).not.toBe(x);
-    expect(r.data.buffer).not.toBe((ops as unknown as { heap: { module: { HEAPU8: Uint8Array } } }).heap.module.HEAPU8.buffer);
+    expect(r.data.buffer).not.toBe((ops as unknown as { impl: { module: { HEAPU8: Uint8Array } } }).impl.module.HEAPU8.buffer);
     expect(Array.from(x)).toEqual([-1, 2, -3]);
     expect(Array.from(r.data as Float32Array)).toEqual([0, 2, 0]);
     expect(r.shape).toEqual([3]);
@@ -346,7 +346,7 @@ describe('float16 / bfloat16 helpers', () => {
 
 describe('calls on wasm tensors only (zero-copy)', () => {
   // Calls whose inputs and out are all wasm tensors run in place, with no
-  // copies (js/src/execute.ts): they must give the reference's bits, and
+  // copies (js/src/backend/wasm/backend.ts): they must give the reference's bits, and
   // refuse, with out untouched, every call the checks refuse.
   const maxCases: [number[][], number[]][] = [
     [[[37], [37]], [37]], [[[37], []], [37]], [[[], [37], []], [37]], [[[5], [5], [5]], [5]],

@@ -8,7 +8,7 @@ import { createOps } from 'onnx-ops-wasm';
 
 type RawModule = Record<string, (...args: number[]) => number> & { HEAPU8: Uint8Array };
 const createModule = async (): Promise<RawModule> =>
-  ((await createOps()) as unknown as { heap: { module: RawModule } }).heap.module;
+  ((await createOps()) as unknown as { impl: { module: RawModule } }).impl.module;
 
 const FLOAT32 = 1;
 const BAD_DTYPE = 1; // onnx_ops::Status::BadDtype

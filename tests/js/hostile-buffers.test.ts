@@ -123,7 +123,7 @@ describe('odd views, shared memory, detached buffers', () => {
 describe('arguments changed by a later argument\'s getter, after their checks', () => {
   // Inputs are read one by one; a getter of a later one (dtype, shape, data)
   // may detach, resize or dispose an earlier one that already passed its
-  // checks. Before checkUnchanged (validate.ts) this gave a TypeError, a wasm
+  // checks. Before checkUnchanged (check/input.ts) this gave a TypeError, a wasm
   // trap (a disposed tensor's address, -1), or a result made of whatever the
   // scratch block held (a shrunk resizable buffer).
   const later = (act: () => void) => ({

@@ -43,7 +43,7 @@ describe('memory', () => {
     const foreign = other.tensor('float32', [1]);
     const base = ops.memoryStats();
     for (const [key, value] of [['size', 1e9], ['byteLength', 1e9], ['dtype', 'float64'], ['shape', [1e9]],
-      ['address', 8], ['heap', (foreign as Any).heap]] as const) {
+      ['address', 8], ['backend', (foreign as Any).backend]] as const) {
       expect(() => { (t as Any)[key] = value; }).toThrow(TypeError);
     }
     expect(() => { (t.shape as Any)[0] = 1e9; }).toThrow(TypeError);

@@ -9,7 +9,7 @@ import {
 import { getOps, plain, thrown } from './helpers';
 
 // TODO: drop once PlainTensorLike accepts ort.Tensor (its dispose() clashes with
-// `{ dispose?: never }` in js/src/validate.ts; `{ dtype?: never }` would not).
+// `{ dispose?: never }` in js/src/api/types.ts; `{ dtype?: never }` would not).
 const ortIn = (t: OrtTensor): PlainTensorLike => t; // type-checks as an input as it is
 
 const ORT_TYPES = ['float32', 'float64', 'float16', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64'];

@@ -2,8 +2,8 @@
  * Which operator version an opset means, and which dtypes each version takes
  * (from the ONNX operator pages for Max and Relu).
  */
-import { type DType, type DTypeInfo, DTYPE_INFO, FLOAT_DTYPES, INT_DTYPES, UINT_DTYPES } from './dtypes.js';
-import { OnnxOpsError, describe } from './errors.js';
+import { type DType, type DTypeInfo, DTYPE_INFO, FLOAT_DTYPES, INT_DTYPES, UINT_DTYPES } from '../dtypes.js';
+import { OnnxOpsError, describe } from '../errors.js';
 
 export type OpName = 'Max' | 'Relu';
 

@@ -9,10 +9,11 @@
  *   import { Tensor } from 'onnxruntime-web';
  *   const t = toOrt(ops.relu(x), { Tensor });   // an ort.Tensor
  */
-import { type DType, type TypedArray, standardView } from './dtypes.js';
-import { OnnxOpsError } from './errors.js';
-import { WasmTensor } from './memory.js';
-import { type OrtTensorLike, type TensorLike, checkInput } from './validate.js';
+import { type DType, type TypedArray, standardView } from '../dtypes.js';
+import { OnnxOpsError } from '../errors.js';
+import { checkInput } from '../check/input.js';
+import { WasmTensor } from './tensor.js';
+import type { OrtTensorLike, TensorLike } from './types.js';
 
 /** onnxruntime-common's `Tensor.Type` names this library's dtypes map to (ORT has no bfloat16). */
 export type OrtType =
@@ -81,10 +82,10 @@ export function toOrt<R>(
   if (Tensor !== undefined && typeof Tensor !== 'function') {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined, 'options.Tensor must be a tensor constructor');
   }
-  const c = checkInput(x, op, undefined, WasmTensor.is(x) ? x.heap : undefined); // its own heap: any instance's tensor
+  const c = checkInput({ op, owner: WasmTensor.is(x) ? x.backend : undefined }, x, undefined); // its own backend: any instance's tensor
   let dtype: DType = c.info.name;
   // This realm's own storage class (also for a Float16Array from toPlain() under createOps({ float16Array: true })).
-  let data: TypedArray = standardView(c.wasm ? c.wasm.toPlain().data : c.data!, c.info.array);
+  let data: TypedArray = standardView(c.tensor ? c.tensor.toPlain().data : c.data!, c.info.array);
   if (dtype === 'bfloat16') {
     if (bfloat16 === 'error') {
       throw new OnnxOpsError('DTYPE_NOT_ALLOWED', op, undefined,

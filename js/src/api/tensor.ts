@@ -1,0 +1,146 @@
+/**
+ * WasmTensor: a tensor whose data lives in wasm memory, and the marks that
+ * recognise one.
+ */
+import { type DType, DTYPE_INFO, type TypedArray } from '../dtypes.js';
+import { OnnxOpsError, type InputRef } from '../errors.js';
+import type { Backend } from '../backend/backend.js';
+import type { CheckedInput } from '../check/input.js';
+
+/** @internal The key of a wasm tensor's input record (check/input.ts's CheckedInput), made once with it. */
+export const CHECKED: unique symbol = Symbol('onnx-ops-wasm checked');
+/**
+ * The mark of a WasmTensor of any copy of this library: its ES module and
+ * CommonJS builds, loaded side by side, are separate classes (instanceof
+ * cannot see across them), and the ops of one must refuse the other's
+ * tensors as FOREIGN_TENSOR, not read them as plain data. (A getter in the
+ * class body: setting properties on the class or its prototype afterwards
+ * made every call's `instanceof WasmTensor` slower.)
+ */
+export const TENSOR_MARK: unique symbol = Symbol.for('onnx-ops-wasm.WasmTensor');
+
+declare global {
+  // What TypeScript's esnext.disposable library declares, so that the declarations need no such lib.
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+
+// Where the runtime lacks Symbol.dispose, the key esbuild's and Babel's `using` helpers then look up.
+const DISPOSE: typeof Symbol.dispose = (Symbol.dispose ?? Symbol.for('Symbol.dispose')) as typeof Symbol.dispose;
+
+/**
+ * A tensor whose data lives in wasm memory. Ops given such tensors read and
+ * write them in place, with no copy. Free it with dispose(). Frozen, and its
+ * internals (backend, address, dims) are private fields: an assignment to its
+ * fields (size, dtype, ...) cannot make a kernel read or write outside its
+ * memory; a Proxy around it, or an object made from its prototype, has none
+ * of them (WasmTensor.is tells; the ops refuse such look-alikes). Private
+ * fields, not properties defined one by one: a tensor is then much cheaper
+ * to make.
+ */
+export class WasmTensor {
+  readonly #backend: Backend;
+  #address: number; // -1 once disposed (the only field that changes)
+  /**
+   * What checkInput (check/input.ts) returns for it: the same for every call,
+   * never modified. Its shape is a plain, unfrozen copy of `shape`: V8 reads
+   * shapes more slowly where frozen and plain arrays meet.
+   */
+  readonly #checked: CheckedInput;
+  readonly dtype: DType;
+  readonly shape: readonly number[];
+  /** Number of elements. */
+  readonly size: number;
+  readonly byteLength: number;
+
+  /**
+   * @internal — use ops.tensor(). `like`: a tensor whose shape is `shape`
+   * itself (an op's result of an input's shape), whose shape arrays, never
+   * modified, the new one shares rather than copies.
+   */
+  constructor(backend: Backend, dtype: DType, shape: readonly number[], size: number, address: number, like?: WasmTensor) {
+    this.#backend = backend;
+    this.#address = address;
+    const info = DTYPE_INFO[dtype];
+    this.#checked = { info, shape: like ? like.#checked.shape : [...shape], size, data: undefined, tensor: this, address, buffer: undefined };
+    this.dtype = dtype;
+    this.shape = like ? like.shape : Object.freeze([...shape]);
+    this.size = size;
+    this.byteLength = size * info.bytes;
+    Object.freeze(this);
+  }
+
+  /**
+   * @internal Whether x is a WasmTensor itself: `instanceof` also holds for a
+   * Proxy around one (whose traps may forward the getters below to the real
+   * tensor or lie) and for an object made from the prototype; neither has the
+   * private fields.
+   */
+  static is(x: unknown): x is WasmTensor {
+    return typeof x === 'object' && x !== null && #address in x;
+  }
+
+  /** @internal Whether x is a live WasmTensor of `backend` (one brand check, for every call's inputs). */
+  static isLive(x: object, backend: Backend | undefined): boolean {
+    return #address in x && x.#backend === backend && x.#address >= 0;
+  }
+
+  /** @internal Its backend (read only once WasmTensor.is(this) holds, or after assertLive). */
+  get backend(): Backend {
+    return this.#backend;
+  }
+
+  /** @internal Its address in wasm memory (-1 once disposed, and for a look-alike). */
+  get address(): number {
+    return #address in this ? this.#address : -1;
+  }
+
+  /** @internal Its input record (read only once WasmTensor.is(this) holds). */
+  get [CHECKED](): CheckedInput {
+    return this.#checked;
+  }
+
+  /**
+   * A typed-array view of the tensor's wasm memory, made on every access (so
+   * it is valid even after the memory grew). Writes to it change the tensor.
+   * float16/bfloat16: Uint16Array of raw bits (float16: a Float16Array of them
+   * under createOps({ float16Array: true })); int64/uint64: BigInt arrays.
+   */
+  get data(): TypedArray {
+    this.assertLive('tensor');
+    return this.backend.view(DTYPE_INFO[this.dtype], this.address, this.size);
+  }
+
+  get disposed(): boolean {
+    return this.address < 0;
+  }
+
+  /** Frees the wasm memory. Using the tensor afterwards is a DISPOSED error. Idempotent. */
+  dispose(): void {
+    if (!(#address in this)) return; // a look-alike holds no memory
+    if (this.#address > 0) this.#backend.free(this.#address);
+    this.#address = -1;
+  }
+
+  /** dispose(), for `using t = ops.tensor(...)`. */
+  [DISPOSE](): void {
+    this.dispose();
+  }
+
+  /** A plain copy: `{ dtype, shape, data }` with a fresh typed array. */
+  toPlain(): { dtype: DType; shape: number[]; data: TypedArray } {
+    this.assertLive('tensor');
+    return { dtype: this.dtype, shape: [...this.shape], data: this.backend.read(DTYPE_INFO[this.dtype], this.address, this.size) };
+  }
+
+  /** @internal The mark of a WasmTensor of any copy of this library. */
+  get [TENSOR_MARK](): true {
+    return true;
+  }
+
+  /** @internal */
+  assertLive(op: string, input?: InputRef): void {
+    if (this.address < 0) throw new OnnxOpsError('DISPOSED', op, input, 'the tensor was disposed');
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * The public types of the ops' arguments and results: the tensor forms an
+ * op accepts, its options, and a plain result.
+ */
+import type { DType, TypedArray } from '../dtypes.js';
+import type { WasmTensor } from './tensor.js';
+
+/** `{ dtype, shape, data }`: the library's own tensor shape. */
+export interface Tensor<D extends DType = DType> {
+  dtype: D;
+  shape: readonly number[];
+  data: TypedArray;
+}
+
+/** onnxruntime-common's tensor shape: `{ type, dims, data }`. */
+export interface OrtTensorLike {
+  type: string;
+  dims: readonly number[];
+  data: unknown;
+}
+
+/** An input whose data lives in JavaScript memory (anything but a WasmTensor). */
+export type PlainTensorLike =
+  | ({ dtype: DType | string | number; shape: readonly number[]; data: ArrayBufferView } & { dispose?: never })
+  | (OrtTensorLike & { dtype?: never }) // an ort.Tensor (it has dispose() too, but no dtype)
+  | TypedArray
+  | ArrayBufferView;
+
+/** What every op accepts as an input. */
+export type TensorLike = PlainTensorLike | WasmTensor;
+
+/** A plain result: `{ dtype, shape, data }` with a fresh, caller-owned typed array. */
+export type Result = Tensor & { shape: number[] };
+
+export interface OpOptions {
+  /** The model's ai.onnx opset (integer >= 1). Default: the newest operator version. */
+  opset?: number;
+  /**
+   * Where to write the result: a wasm tensor, or a typed array of the result's
+   * dtype and size (for plain inputs). May be one of the inputs (in place).
+   */
+  out?: WasmTensor | ArrayBufferView;
+}

@@ -1,0 +1,50 @@
+/**
+ * The wasm module's entry points (bindings/bindings.cpp), resolved once into
+ * plain functions.
+ */
+import type { OnnxOpsModule } from '../../wasm/onnx-ops-wasm.js';
+
+/**
+ * The module's entry points as plain functions, read once. The glue's
+ * exports replace themselves with the wasm function on their first call, and
+ * its Module object is a dictionary, where every read is a lookup: calls
+ * through it cost a small call's time over again.
+ */
+export interface WasmExports {
+  readonly max: (call: number) => number;
+  readonly relu: (call: number) => number;
+  readonly alloc: (bytes: number) => number;
+  readonly release: (address: number) => void;
+  readonly heapInUse: () => number;
+  readonly simd: () => number;
+}
+
+/**
+ * The entry points of a loaded module. Each export is called once first, so
+ * that the glue puts the wasm function in its place: Max and Relu with a
+ * descriptor of no inputs, which they refuse before reading anything else.
+ */
+export function exportsOf(m: OnnxOpsModule): WasmExports {
+  const probe = m._onnx_ops_alloc(16);
+  if (probe === 0) throw new Error('onnx-ops-wasm: the module cannot allocate 16 bytes');
+  new Int32Array(m.HEAPU8.buffer, probe, 2).set([1, 0]); // a Call's dtype (float32) and n (no inputs)
+  m._onnx_ops_max(probe);
+  m._onnx_ops_relu(probe);
+  m._onnx_ops_release(probe);
+  m._onnx_ops_heap_in_use();
+  m._onnx_ops_simd();
+  return {
+    max: m._onnx_ops_max, relu: m._onnx_ops_relu, alloc: m._onnx_ops_alloc, release: m._onnx_ops_release,
+    heapInUse: m._onnx_ops_heap_in_use, simd: m._onnx_ops_simd,
+  };
+}
+
+/** Whether a loaded module is this package's (has its entries). */
+export const isOpsModule = (m: OnnxOpsModule): boolean =>
+  typeof m._onnx_ops_max === 'function' && typeof m._onnx_ops_simd === 'function';
+
+/** A 16-byte aligned block of `bytes`, or 0 when wasm memory cannot grow to it. */
+export const wasmAlloc = (w: WasmExports, bytes: number): number => w.alloc(bytes) >>> 0;
+
+/** Bytes malloc has handed out and not taken back (the whole module). */
+export const wasmHeapInUse = (w: WasmExports): number => w.heapInUse() >>> 0;
