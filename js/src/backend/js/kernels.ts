@@ -1,0 +1,301 @@
+/**
+ * Max and Relu in plain JavaScript over typed arrays, for engines that cannot
+ * run the wasm module: no WebAssembly, or a Content-Security-Policy that
+ * refuses to compile it. Written from the ONNX spec pages and the library's
+ * documented semantics (README, "Semantics"), not from any other part of the
+ * library, and importing nothing, so the fallback file carries only this:
+ *
+ * - a NaN wins, and Max of two NaNs keeps the first, bit for bit (payload
+ *   and sign); Relu of a NaN is that NaN;
+ * - +0 is greater than -0 (Max(-0, +0) = +0, Relu(-0) = +0);
+ * - float16 and bfloat16 (raw bits in a Uint16Array) compare as the numbers
+ *   they encode;
+ * - int64 and uint64 compare exactly (uint64 unsigned).
+ *
+ * Every result is an input's bits moved through an integer view, never a
+ * float read and written back: engines may canonicalise a NaN they store
+ * through a float array.
+ *
+ * Each element kind has one row loop, `out = max(a, b)` over a run where
+ * each operand steps by 0 (one value) or 1, and one Relu loop; the
+ * broadcast walk (maxInto) calls them once per run of the output's last
+ * merged dim.
+ */
+
+/** The dtypes these kernels take (the library's twelve). */
+export type KernelDType =
+  | 'float32' | 'float64' | 'float16' | 'bfloat16'
+  | 'int8' | 'int16' | 'int32' | 'int64'
+  | 'uint8' | 'uint16' | 'uint32' | 'uint64';
+
+/** An operand: its data (the dtype's typed array, raw bits for float16/bfloat16) and its dims. */
+export interface KernelOperand {
+  readonly data: ArrayBufferView;
+  readonly shape: readonly number[];
+}
+
+/** The number views one kind of element is read and written through. */
+interface Views {
+  /** The integer view that moves bits (two words per element for 64-bit kinds). */
+  readonly w: Int32Array | Int16Array | Int8Array | Uint8Array | Uint16Array | Uint32Array;
+  /** float64 only: the values, for comparing. */
+  readonly f?: Float64Array;
+}
+
+/**
+ * One kind of element: how its views are made, its Max row loop and its Relu
+ * loop, both over element indices.
+ */
+interface Kind {
+  views(d: ArrayBufferView): Views;
+  /** out[o + i] = max(a[ia + i * sa], b[ib + i * sb]) for i < n; sa and sb are 0 or 1. */
+  max(n: number, a: Views, ia: number, sa: number, b: Views, ib: number, sb: number, out: Views, o: number): void;
+  relu(n: number, x: Views, out: Views): void;
+}
+
+const view = <T>(C: new (b: ArrayBufferLike, at: number, n: number) => T, d: ArrayBufferView, bytes: number): T =>
+  new C(d.buffer, d.byteOffset, d.byteLength / bytes);
+
+// Integers of up to 32 bits: the numbers themselves compare exactly.
+const intKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'], bytes: number, signed: boolean): Kind => ({
+  views: (d) => ({ w: view(C, d, bytes) }),
+  max(n, a, ia, sa, b, ib, sb, out, o) {
+    const x = a.w, y = b.w, r = out.w;
+    for (let i = 0; i < n; i++, ia += sa, ib += sb) {
+      const p = x[ia], q = y[ib];
+      r[o + i] = q > p ? q : p;
+    }
+  },
+  relu(n, x, out) {
+    const s = x.w, r = out.w;
+    if (!signed) {
+      if (s !== r) r.set(s.subarray(0, n));
+      return;
+    }
+    for (let i = 0; i < n; i++) {
+      const v = s[i];
+      r[i] = v < 0 ? 0 : v;
+    }
+  },
+});
+
+/**
+ * float32 through its bits as int32: k(u) = u ^ ((u >> 31) & 0x7fffffff)
+ * orders non-NaN patterns as their numbers, -0 just below +0; a NaN is a
+ * pattern whose magnitude is above infinity's.
+ */
+const float32: Kind = {
+  views: (d) => ({ w: view(Int32Array, d, 4) }),
+  max(n, a, ia, sa, b, ib, sb, out, o) {
+    const x = a.w, y = b.w, r = out.w;
+    for (let i = 0; i < n; i++, ia += sa, ib += sb) {
+      const p = x[ia], q = y[ib];
+      const takeQ = (p & 0x7fffffff) <= 0x7f800000 &&
+        ((q & 0x7fffffff) > 0x7f800000 || (q ^ ((q >> 31) & 0x7fffffff)) > (p ^ ((p >> 31) & 0x7fffffff)));
+      r[o + i] = takeQ ? q : p;
+    }
+  },
+  relu(n, x, out) {
+    const s = x.w, r = out.w;
+    // Read as int32, the patterns that become +0 (sign set and no NaN: -0 down
+    // to -inf) are exactly those at or below -inf's, 0xff800000.
+    for (let i = 0; i < n; i++) {
+      const v = s[i];
+      r[i] = v <= -0x800000 ? 0 : v;
+    }
+  },
+};
+
+/** float16 and bfloat16 as float32 above, in 16 bits (sign-extended int16). */
+const half16 = (inf: number): Kind => ({
+  views: (d) => ({ w: view(Int16Array, d, 2) }),
+  max(n, a, ia, sa, b, ib, sb, out, o) {
+    const x = a.w, y = b.w, r = out.w;
+    for (let i = 0; i < n; i++, ia += sa, ib += sb) {
+      const p = x[ia], q = y[ib];
+      const takeQ = (p & 0x7fff) <= inf && ((q & 0x7fff) > inf || (q ^ ((q >> 15) & 0x7fff)) > (p ^ ((p >> 15) & 0x7fff)));
+      r[o + i] = takeQ ? q : p;
+    }
+  },
+  relu(n, x, out) {
+    const s = x.w, r = out.w, negInf = (0x8000 | inf) - 0x10000;
+    for (let i = 0; i < n; i++) {
+      const v = s[i];
+      r[i] = v <= negInf ? 0 : v;
+    }
+  },
+});
+
+/**
+ * float64: values compared as numbers, bits moved as two int32 words (little
+ * endian: the high word, with the sign, second).
+ */
+const float64: Kind = {
+  views: (d) => ({ w: view(Int32Array, d, 4), f: view(Float64Array, d, 8) }),
+  max(n, a, ia, sa, b, ib, sb, out, o) {
+    const x = a.f!, y = b.f!, xw = a.w, yw = b.w, r = out.w;
+    for (let i = 0; i < n; i++, ia += sa, ib += sb) {
+      const p = x[ia], q = y[ib];
+      // Equal zeros: b only where a is -0 (its high word negative).
+      const takeQ = p === p && (q !== q || q > p || (q === p && p === 0 && xw[2 * ia + 1] < 0));
+      const k = o + i;
+      if (takeQ) {
+        r[2 * k] = yw[2 * ib];
+        r[2 * k + 1] = yw[2 * ib + 1];
+      } else {
+        r[2 * k] = xw[2 * ia];
+        r[2 * k + 1] = xw[2 * ia + 1];
+      }
+    }
+  },
+  relu(n, x, out) {
+    const s = x.w, r = out.w;
+    for (let i = 0; i < 2 * n; i += 2) {
+      const lo = s[i], hi = s[i + 1];
+      // At or below -inf's pattern (0xfff00000_00000000), as float32 above.
+      const zero = hi < -0x100000 || (hi === -0x100000 && lo === 0);
+      r[i] = zero ? 0 : lo;
+      r[i + 1] = zero ? 0 : hi;
+    }
+  },
+};
+
+/** int64 and uint64 as two int32 words: the high words compare first (signed or not), then the low ones unsigned. */
+const int64 = (signed: boolean): Kind => ({
+  views: (d) => ({ w: view(Int32Array, d, 4) }),
+  max(n, a, ia, sa, b, ib, sb, out, o) {
+    const x = a.w, y = b.w, r = out.w;
+    const flip = signed ? 0 : -0x80000000; // unsigned order is signed order with the sign bit flipped
+    for (let i = 0; i < n; i++, ia += sa, ib += sb) {
+      const ph = x[2 * ia + 1] ^ flip, qh = y[2 * ib + 1] ^ flip;
+      const takeQ = qh > ph || (qh === ph && y[2 * ib] >>> 0 > x[2 * ia] >>> 0);
+      const k = o + i;
+      if (takeQ) {
+        r[2 * k] = y[2 * ib];
+        r[2 * k + 1] = y[2 * ib + 1];
+      } else {
+        r[2 * k] = x[2 * ia];
+        r[2 * k + 1] = x[2 * ia + 1];
+      }
+    }
+  },
+  relu(n, x, out) {
+    const s = x.w, r = out.w;
+    if (!signed) {
+      if (s !== r) r.set(s.subarray(0, 2 * n));
+      return;
+    }
+    for (let i = 0; i < 2 * n; i += 2) {
+      const neg = s[i + 1] < 0;
+      r[i] = neg ? 0 : s[i];
+      r[i + 1] = neg ? 0 : s[i + 1];
+    }
+  },
+});
+
+const KINDS: Readonly<Record<KernelDType, Kind>> = {
+  float32, float64, float16: half16(0x7c00), bfloat16: half16(0x7f80),
+  int8: intKind(Int8Array, 1, true), int16: intKind(Int16Array, 2, true), int32: intKind(Int32Array, 4, true), int64: int64(true),
+  uint8: intKind(Uint8Array, 1, false), uint16: intKind(Uint16Array, 2, false), uint32: intKind(Uint32Array, 4, false),
+  uint64: int64(false),
+};
+
+const BYTES: Readonly<Record<KernelDType, number>> = {
+  float32: 4, float64: 8, float16: 2, bfloat16: 2, int8: 1, int16: 2, int32: 4, int64: 8,
+  uint8: 1, uint16: 2, uint32: 4, uint64: 8,
+};
+
+/** out = Relu(x) over n elements of `dtype`; out may be x. */
+export function reluInto(dtype: KernelDType, n: number, x: ArrayBufferView, out: ArrayBufferView): void {
+  const k = KINDS[dtype];
+  k.relu(n, k.views(x), k.views(out));
+}
+
+/**
+ * How the output is walked: its dims with size-1 dims dropped and dims that
+ * every input walks alike merged, and each input's element step per dim (0
+ * where it repeats along that dim).
+ */
+interface Walk {
+  readonly dims: number[];
+  readonly steps: number[][];
+}
+
+function walkOf(inputs: readonly KernelOperand[], outShape: readonly number[]): Walk {
+  const rank = outShape.length;
+  const full = inputs.map((x) => {
+    const s = new Array<number>(rank).fill(0);
+    let step = 1;
+    for (let d = x.shape.length - 1; d >= 0; d--) {
+      const at = rank - x.shape.length + d;
+      s[at] = x.shape[d] === 1 ? 0 : step;
+      step *= x.shape[d];
+    }
+    return s;
+  });
+  const dims: number[] = [];
+  const steps: number[][] = inputs.map(() => []);
+  for (let d = 0; d < rank; d++) {
+    if (outShape[d] === 1) continue;
+    const last = dims.length - 1;
+    // Dim d joins the previous kept dim when every input repeats along both
+    // or along neither: an input's steps along dims it does not repeat are
+    // contiguous, as only its size-1 dims (step 0) lie between them.
+    const joins = last >= 0 && full.every((s, j) => (steps[j][last] === 0) === (s[d] === 0));
+    if (joins) {
+      dims[last] *= outShape[d];
+      for (let j = 0; j < inputs.length; j++) steps[j][last] = full[j][d];
+    } else {
+      dims.push(outShape[d]);
+      for (let j = 0; j < inputs.length; j++) steps[j].push(full[j][d]);
+    }
+  }
+  return { dims, steps };
+}
+
+/** Elements in the tile that Max of three or more inputs folds through (an output written once). */
+const TILE = 2048;
+
+/**
+ * out = Max(inputs...) with numpy broadcasting, into `out` of `outShape`
+ * (the broadcast of the inputs' shapes, checked by the caller), folded left to
+ * right so that the first NaN wins. `out` may be an input of the output's
+ * size (in place); it must not partly overlap any input.
+ */
+export function maxInto(dtype: KernelDType, inputs: readonly KernelOperand[], outShape: readonly number[], out: ArrayBufferView): void {
+  const k = KINDS[dtype];
+  const size = outShape.reduce((a, b) => a * b, 1);
+  if (size === 0 || inputs.length === 0) return;
+  const o = k.views(out);
+  const v = inputs.map((x) => k.views(x.data));
+  const { dims, steps } = walkOf(inputs, outShape);
+  const rank = dims.length;
+  const run = rank === 0 ? 1 : dims[rank - 1];
+  const step = steps.map((s) => (rank === 0 ? 0 : s[rank - 1]));
+  const at = new Array<number>(inputs.length).fill(0); // each input's element at the run's start
+  const idx = new Array<number>(Math.max(rank - 1, 0)).fill(0);
+  const tile = inputs.length > 2 ? k.views(new Uint8Array(BYTES[dtype] * Math.min(run, TILE))) : undefined;
+  for (let start = 0; start < size; start += run) {
+    if (inputs.length === 1) {
+      k.max(run, v[0], at[0], step[0], v[0], at[0], step[0], o, start);
+    } else if (!tile) {
+      k.max(run, v[0], at[0], step[0], v[1], at[1], step[1], o, start);
+    } else {
+      // Three or more: a tile at a time, folded in the tile, then stored, so
+      // that an input that is also out is read whole before out is written.
+      for (let c = 0; c < run; c += TILE) {
+        const n = Math.min(TILE, run - c);
+        k.max(n, v[0], at[0] + c * step[0], step[0], v[1], at[1] + c * step[1], step[1], tile, 0);
+        for (let j = 2; j < inputs.length; j++) k.max(n, tile, 0, 1, v[j], at[j] + c * step[j], step[j], tile, 0);
+        k.max(n, tile, 0, 1, tile, 0, 1, o, start + c);
+      }
+    }
+    // The odometer over the outer dims.
+    for (let d = rank - 2; d >= 0; d--) {
+      for (let j = 0; j < at.length; j++) at[j] += steps[j][d];
+      if (++idx[d] < dims[d]) break;
+      for (let j = 0; j < at.length; j++) at[j] -= steps[j][d] * dims[d];
+      idx[d] = 0;
+    }
+  }
+}
