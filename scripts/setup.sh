@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs what building and testing need, on a fresh Debian 12 machine:
 # Emscripten, doctest, CMake, a C++ compiler, clang with libFuzzer, Zopfli,
-# Chromium, Firefox ESR, WebKitGTK's WebDriver and Xvfb, cog (WPE WebKit) and its
-# WebDriver from Debian; the npm
-# devDependencies, the engines of tests/engines/package.json (Node
-# versions, Deno, Bun, puppeteer-core) and the benchmark's peers of
-# bench/package.json (onnxruntime-web, which the demo's e2e tests load too).
+# Chromium, Firefox ESR, WebKitGTK's WebDriver and Xvfb, cog (WPE WebKit) and
+# its WebDriver from Debian; the npm devDependencies, the engines of
+# tests/engines/package.json (Node versions, Deno, Bun, puppeteer-core) and the
+# benchmark's peers of bench/package.json (onnxruntime-web, which the demo's
+# e2e tests load too).
 # Quick when everything is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
