@@ -28,9 +28,20 @@ export type KernelDType =
   | 'int8' | 'int16' | 'int32' | 'int64'
   | 'uint8' | 'uint16' | 'uint32' | 'uint64';
 
-/** An operand: its data (the dtype's typed array, raw bits for float16/bfloat16) and its dims. */
-export interface KernelOperand {
-  readonly data: ArrayBufferView;
+/**
+ * Where a tensor's elements lie: `length` elements of the dtype from
+ * `byteOffset` (a multiple of the element size). Given as numbers, read by
+ * the caller through the engine's own getters, so that a typed array whose
+ * class overrides them cannot point the kernels elsewhere.
+ */
+export interface Storage {
+  readonly buffer: ArrayBufferLike;
+  readonly byteOffset: number;
+  readonly length: number;
+}
+
+/** An operand of Max: its storage and its dims. */
+export interface KernelOperand extends Storage {
   readonly shape: readonly number[];
 }
 
@@ -47,18 +58,19 @@ interface Views {
  * loop, both over element indices.
  */
 interface Kind {
-  views(d: ArrayBufferView): Views;
+  views(d: Storage): Views;
   /** out[o + i] = max(a[ia + i * sa], b[ib + i * sb]) for i < n; sa and sb are 0 or 1. */
   max(n: number, a: Views, ia: number, sa: number, b: Views, ib: number, sb: number, out: Views, o: number): void;
   relu(n: number, x: Views, out: Views): void;
 }
 
-const view = <T>(C: new (b: ArrayBufferLike, at: number, n: number) => T, d: ArrayBufferView, bytes: number): T =>
-  new C(d.buffer, d.byteOffset, d.byteLength / bytes);
+/** A view of d's storage as `C`, of `per` C elements per element. */
+const view = <T>(C: new (b: ArrayBufferLike, at: number, n: number) => T, d: Storage, per = 1): T =>
+  new C(d.buffer, d.byteOffset, d.length * per);
 
 // Integers of up to 32 bits: the numbers themselves compare exactly.
-const intKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'], bytes: number, signed: boolean): Kind => ({
-  views: (d) => ({ w: view(C, d, bytes) }),
+const intKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'], signed: boolean): Kind => ({
+  views: (d) => ({ w: view(C, d) }),
   max(n, a, ia, sa, b, ib, sb, out, o) {
     const x = a.w, y = b.w, r = out.w;
     for (let i = 0; i < n; i++, ia += sa, ib += sb) {
@@ -85,7 +97,7 @@ const intKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'
  * pattern whose magnitude is above infinity's.
  */
 const float32: Kind = {
-  views: (d) => ({ w: view(Int32Array, d, 4) }),
+  views: (d) => ({ w: view(Int32Array, d) }),
   max(n, a, ia, sa, b, ib, sb, out, o) {
     const x = a.w, y = b.w, r = out.w;
     for (let i = 0; i < n; i++, ia += sa, ib += sb) {
@@ -108,7 +120,7 @@ const float32: Kind = {
 
 /** float16 and bfloat16 as float32 above, in 16 bits (sign-extended int16). */
 const half16 = (inf: number): Kind => ({
-  views: (d) => ({ w: view(Int16Array, d, 2) }),
+  views: (d) => ({ w: view(Int16Array, d) }),
   max(n, a, ia, sa, b, ib, sb, out, o) {
     const x = a.w, y = b.w, r = out.w;
     for (let i = 0; i < n; i++, ia += sa, ib += sb) {
@@ -131,7 +143,7 @@ const half16 = (inf: number): Kind => ({
  * endian: the high word, with the sign, second).
  */
 const float64: Kind = {
-  views: (d) => ({ w: view(Int32Array, d, 4), f: view(Float64Array, d, 8) }),
+  views: (d) => ({ w: view(Int32Array, d, 2), f: view(Float64Array, d) }),
   max(n, a, ia, sa, b, ib, sb, out, o) {
     const x = a.f!, y = b.f!, xw = a.w, yw = b.w, r = out.w;
     for (let i = 0; i < n; i++, ia += sa, ib += sb) {
@@ -162,7 +174,7 @@ const float64: Kind = {
 
 /** int64 and uint64 as two int32 words: the high words compare first (signed or not), then the low ones unsigned. */
 const int64 = (signed: boolean): Kind => ({
-  views: (d) => ({ w: view(Int32Array, d, 4) }),
+  views: (d) => ({ w: view(Int32Array, d, 2) }),
   max(n, a, ia, sa, b, ib, sb, out, o) {
     const x = a.w, y = b.w, r = out.w;
     const flip = signed ? 0 : -0x80000000; // unsigned order is signed order with the sign bit flipped
@@ -195,8 +207,8 @@ const int64 = (signed: boolean): Kind => ({
 
 const KINDS: Readonly<Record<KernelDType, Kind>> = {
   float32, float64, float16: half16(0x7c00), bfloat16: half16(0x7f80),
-  int8: intKind(Int8Array, 1, true), int16: intKind(Int16Array, 2, true), int32: intKind(Int32Array, 4, true), int64: int64(true),
-  uint8: intKind(Uint8Array, 1, false), uint16: intKind(Uint16Array, 2, false), uint32: intKind(Uint32Array, 4, false),
+  int8: intKind(Int8Array, true), int16: intKind(Int16Array, true), int32: intKind(Int32Array, true), int64: int64(true),
+  uint8: intKind(Uint8Array, false), uint16: intKind(Uint16Array, false), uint32: intKind(Uint32Array, false),
   uint64: int64(false),
 };
 
@@ -206,7 +218,7 @@ const BYTES: Readonly<Record<KernelDType, number>> = {
 };
 
 /** out = Relu(x) over n elements of `dtype`; out may be x. */
-export function reluInto(dtype: KernelDType, n: number, x: ArrayBufferView, out: ArrayBufferView): void {
+export function reluInto(dtype: KernelDType, n: number, x: Storage, out: Storage): void {
   const k = KINDS[dtype];
   k.relu(n, k.views(x), k.views(out));
 }
@@ -262,19 +274,20 @@ const TILE = 2048;
  * right so that the first NaN wins. `out` may be an input of the output's
  * size (in place); it must not partly overlap any input.
  */
-export function maxInto(dtype: KernelDType, inputs: readonly KernelOperand[], outShape: readonly number[], out: ArrayBufferView): void {
+export function maxInto(dtype: KernelDType, inputs: readonly KernelOperand[], outShape: readonly number[], out: Storage): void {
   const k = KINDS[dtype];
   const size = outShape.reduce((a, b) => a * b, 1);
   if (size === 0 || inputs.length === 0) return;
   const o = k.views(out);
-  const v = inputs.map((x) => k.views(x.data));
+  const v = inputs.map((x) => k.views(x));
   const { dims, steps } = walkOf(inputs, outShape);
   const rank = dims.length;
   const run = rank === 0 ? 1 : dims[rank - 1];
   const step = steps.map((s) => (rank === 0 ? 0 : s[rank - 1]));
   const at = new Array<number>(inputs.length).fill(0); // each input's element at the run's start
   const idx = new Array<number>(Math.max(rank - 1, 0)).fill(0);
-  const tile = inputs.length > 2 ? k.views(new Uint8Array(BYTES[dtype] * Math.min(run, TILE))) : undefined;
+  const tileLength = Math.min(run, TILE);
+  const tile = inputs.length > 2 ? k.views({ buffer: new ArrayBuffer(BYTES[dtype] * tileLength), byteOffset: 0, length: tileLength }) : undefined;
   for (let start = 0; start < size; start += run) {
     if (inputs.length === 1) {
       k.max(run, v[0], at[0], step[0], v[0], at[0], step[0], o, start);

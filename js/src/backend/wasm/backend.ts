@@ -13,13 +13,14 @@ import type { Call } from '../../call.js';
 import type { CheckedInput } from '../../check/input.js';
 import { broadcastChecked, elementCount } from '../../check/shape.js';
 import type { OnnxOpsModule } from '../../wasm/onnx-ops-wasm.js';
-import type { Backend, MemoryStats } from '../backend.js';
+import type { Backend, BackendName, MemoryStats } from '../backend.js';
 import { DescriptorBlock, type Operand } from './descriptor.js';
 import { WasmMemory } from './memory.js';
 import { type Part, PlainPath } from './plain.js';
 
 export class WasmBackend implements Backend {
   readonly simd: boolean;
+  readonly name: BackendName;
   readonly memory: WasmMemory;
   readonly #descriptor: DescriptorBlock;
   readonly #plain: PlainPath;
@@ -33,6 +34,7 @@ export class WasmBackend implements Backend {
     this.#descriptor = new DescriptorBlock(this.memory);
     this.#plain = new PlainPath(this.memory, this.#descriptor, scratchLimit);
     this.simd = this.memory.exports.simd() === 1;
+    this.name = this.simd ? 'wasm-simd' : 'wasm';
   }
 
   get memoryBuffer(): ArrayBufferLike {
