@@ -114,13 +114,7 @@ export async function createOps(options: CreateOpsOptions = {}): Promise<Ops> {
     return jsOps(float16);
   }
   if (backend === 'wasm-simd' && !simd) unsupported(noSimd);
-  // The built-in SIMD128 module is inflated by DecompressionStream; the
-  // scalar one is not compressed, so an engine without either still runs.
-  const inflates = typeof DecompressionStream === 'function';
-  if (wasmBinary === undefined && (backend === 'wasm' || (backend === undefined && (!simd || !inflates)))) {
-    const { default: createScalar } = await import('./wasm/onnx-ops-wasm-scalar.js');
-    return new Ops(new WasmBackend(await createScalar({ printErr: () => {} }), scratch, float16));
-  }
+  if (wasmBinary === undefined && (backend === 'wasm' || (backend === undefined && !simd))) return scalarOps(scratch, float16);
   // Load errors come back as the rejection; Emscripten's own messages about
   // them (printErr) would only repeat it on the console.
   const quiet = { printErr: () => {} };
@@ -131,6 +125,8 @@ export async function createOps(options: CreateOpsOptions = {}): Promise<Ops> {
     if (wasmBinary === undefined) {
       // The loader names what the runtime lacks to inflate the built-in wasm (see scripts/build-js.mjs).
       const missing = (e as { missing?: unknown } | null)?.missing;
+      // The scalar module is not compressed: where nothing inflates, it runs.
+      if (typeof missing === 'string' && backend === undefined) return scalarOps(scratch, float16);
       if (typeof missing === 'string') {
         unsupported(`this runtime lacks ${missing} to inflate the built-in wasm: load onnx-ops-wasm/wasm ` +
           '(dist/onnx-ops-wasm.wasm) and pass its bytes as createOps({ wasmBinary })');
@@ -146,6 +142,12 @@ export async function createOps(options: CreateOpsOptions = {}): Promise<Ops> {
       'wasmBinary is not this package\'s wasm (onnx-ops-wasm/wasm)');
   }
   return new Ops(new WasmBackend(module, scratch, float16));
+}
+
+/** Ops on the module built without SIMD128, a file of its own that only engines needing it load. */
+async function scalarOps(scratch: number, float16: TypedArrayConstructor | undefined): Promise<Ops> {
+  const { default: createScalar } = await import('./wasm/onnx-ops-wasm-scalar.js');
+  return new Ops(new WasmBackend(await createScalar({ printErr: () => {} }), scratch, float16));
 }
 
 /** Ops on the JavaScript kernels, a file of their own that only engines needing them load. */

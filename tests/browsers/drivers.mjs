@@ -587,11 +587,11 @@ function wdRequest(agent, port, method, path, body) {
         try {
           json = JSON.parse(text);
         } catch {
-          return reject(new Error(`webkit: ${method} ${path}: HTTP ${res.statusCode}, not JSON: ${text.slice(0, 300)}`));
+          return reject(new Error(`WebDriver: ${method} ${path}: HTTP ${res.statusCode}, not JSON: ${text.slice(0, 300)}`));
         }
         const v = json?.value;
         if (res.statusCode >= 400 || (v && typeof v === 'object' && typeof v.error === 'string')) {
-          const err = new Error(`webkit: ${method} ${path}: ${v?.error ?? `HTTP ${res.statusCode}`}: ${v?.message ?? text.slice(0, 300)}`);
+          const err = new Error(`WebDriver: ${method} ${path}: ${v?.error ?? `HTTP ${res.statusCode}`}: ${v?.message ?? text.slice(0, 300)}`);
           err.webdriverError = v?.error;
           return reject(err);
         }

@@ -53,14 +53,21 @@ interface Views {
   readonly f?: Float64Array;
 }
 
+/** An operand of a row: its views, the element the row starts at, and its step (0: one value, or 1). */
+interface Run {
+  readonly v: Views;
+  at: number;
+  readonly step: number;
+}
+
 /**
  * One kind of element: how its views are made, its Max row loop and its Relu
  * loop, both over element indices.
  */
 interface Kind {
   views(d: Storage): Views;
-  /** out[o + i] = max(a[ia + i * sa], b[ib + i * sb]) for i < n; sa and sb are 0 or 1. */
-  max(n: number, a: Views, ia: number, sa: number, b: Views, ib: number, sb: number, out: Views, o: number): void;
+  /** out[o + i] = max(a's i-th element, b's i-th element) for i < n. */
+  max(n: number, a: Run, b: Run, out: Views, o: number): void;
   relu(n: number, x: Views, out: Views): void;
 }
 
@@ -71,8 +78,10 @@ const view = <T>(C: new (b: ArrayBufferLike, at: number, n: number) => T, d: Sto
 // Integers of up to 32 bits: the numbers themselves compare exactly.
 const intKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'], signed: boolean): Kind => ({
   views: (d) => ({ w: view(C, d) }),
-  max(n, a, ia, sa, b, ib, sb, out, o) {
-    const x = a.w, y = b.w, r = out.w;
+  max(n, a, b, out, o) {
+    let ia = a.at, ib = b.at;
+    const sa = a.step, sb = b.step;
+    const x = a.v.w, y = b.v.w, r = out.w;
     for (let i = 0; i < n; i++, ia += sa, ib += sb) {
       const p = x[ia], q = y[ib];
       r[o + i] = q > p ? q : p;
@@ -98,8 +107,10 @@ const intKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'
  */
 const float32: Kind = {
   views: (d) => ({ w: view(Int32Array, d) }),
-  max(n, a, ia, sa, b, ib, sb, out, o) {
-    const x = a.w, y = b.w, r = out.w;
+  max(n, a, b, out, o) {
+    let ia = a.at, ib = b.at;
+    const sa = a.step, sb = b.step;
+    const x = a.v.w, y = b.v.w, r = out.w;
     for (let i = 0; i < n; i++, ia += sa, ib += sb) {
       const p = x[ia], q = y[ib];
       const takeQ = (p & 0x7fffffff) <= 0x7f800000 &&
@@ -121,8 +132,10 @@ const float32: Kind = {
 /** float16 and bfloat16 as float32 above, in 16 bits (sign-extended int16). */
 const half16 = (inf: number): Kind => ({
   views: (d) => ({ w: view(Int16Array, d) }),
-  max(n, a, ia, sa, b, ib, sb, out, o) {
-    const x = a.w, y = b.w, r = out.w;
+  max(n, a, b, out, o) {
+    let ia = a.at, ib = b.at;
+    const sa = a.step, sb = b.step;
+    const x = a.v.w, y = b.v.w, r = out.w;
     for (let i = 0; i < n; i++, ia += sa, ib += sb) {
       const p = x[ia], q = y[ib];
       const takeQ = (p & 0x7fff) <= inf && ((q & 0x7fff) > inf || (q ^ ((q >> 15) & 0x7fff)) > (p ^ ((p >> 15) & 0x7fff)));
@@ -144,8 +157,10 @@ const half16 = (inf: number): Kind => ({
  */
 const float64: Kind = {
   views: (d) => ({ w: view(Int32Array, d, 2), f: view(Float64Array, d) }),
-  max(n, a, ia, sa, b, ib, sb, out, o) {
-    const x = a.f!, y = b.f!, xw = a.w, yw = b.w, r = out.w;
+  max(n, a, b, out, o) {
+    let ia = a.at, ib = b.at;
+    const sa = a.step, sb = b.step;
+    const x = a.v.f!, y = b.v.f!, xw = a.v.w, yw = b.v.w, r = out.w;
     for (let i = 0; i < n; i++, ia += sa, ib += sb) {
       const p = x[ia], q = y[ib];
       // Equal zeros: b only where a is -0 (its high word negative).
@@ -175,8 +190,10 @@ const float64: Kind = {
 /** int64 and uint64 as two int32 words: the high words compare first (signed or not), then the low ones unsigned. */
 const int64 = (signed: boolean): Kind => ({
   views: (d) => ({ w: view(Int32Array, d, 2) }),
-  max(n, a, ia, sa, b, ib, sb, out, o) {
-    const x = a.w, y = b.w, r = out.w;
+  max(n, a, b, out, o) {
+    let ia = a.at, ib = b.at;
+    const sa = a.step, sb = b.step;
+    const x = a.v.w, y = b.v.w, r = out.w;
     const flip = signed ? 0 : -0x80000000; // unsigned order is signed order with the sign bit flipped
     for (let i = 0; i < n; i++, ia += sa, ib += sb) {
       const ph = x[2 * ia + 1] ^ flip, qh = y[2 * ib + 1] ^ flip;
@@ -279,28 +296,29 @@ export function maxInto(dtype: KernelDType, inputs: readonly KernelOperand[], ou
   const size = outShape.reduce((a, b) => a * b, 1);
   if (size === 0 || inputs.length === 0) return;
   const o = k.views(out);
-  const v = inputs.map((x) => k.views(x));
   const { dims, steps } = walkOf(inputs, outShape);
   const rank = dims.length;
   const run = rank === 0 ? 1 : dims[rank - 1];
-  const step = steps.map((s) => (rank === 0 ? 0 : s[rank - 1]));
+  const runs: Run[] = inputs.map((x, j) => ({ v: k.views(x), at: 0, step: rank === 0 ? 0 : steps[j][rank - 1] }));
   const at = new Array<number>(inputs.length).fill(0); // each input's element at the run's start
   const idx = new Array<number>(Math.max(rank - 1, 0)).fill(0);
   const tileLength = Math.min(run, TILE);
-  const tile = inputs.length > 2 ? k.views({ buffer: new ArrayBuffer(BYTES[dtype] * tileLength), byteOffset: 0, length: tileLength }) : undefined;
+  const tile: Run | undefined = inputs.length > 2
+    ? { v: k.views({ buffer: new ArrayBuffer(BYTES[dtype] * tileLength), byteOffset: 0, length: tileLength }), at: 0, step: 1 }
+    : undefined;
   for (let start = 0; start < size; start += run) {
-    if (inputs.length === 1) {
-      k.max(run, v[0], at[0], step[0], v[0], at[0], step[0], o, start);
-    } else if (!tile) {
-      k.max(run, v[0], at[0], step[0], v[1], at[1], step[1], o, start);
+    for (let j = 0; j < runs.length; j++) runs[j].at = at[j];
+    if (!tile) {
+      k.max(run, runs[0], runs[runs.length - 1], o, start);
     } else {
       // Three or more: a tile at a time, folded in the tile, then stored, so
       // that an input that is also out is read whole before out is written.
       for (let c = 0; c < run; c += TILE) {
         const n = Math.min(TILE, run - c);
-        k.max(n, v[0], at[0] + c * step[0], step[0], v[1], at[1] + c * step[1], step[1], tile, 0);
-        for (let j = 2; j < inputs.length; j++) k.max(n, tile, 0, 1, v[j], at[j] + c * step[j], step[j], tile, 0);
-        k.max(n, tile, 0, 1, tile, 0, 1, o, start + c);
+        for (let j = 0; j < runs.length; j++) runs[j].at = at[j] + c * runs[j].step;
+        k.max(n, runs[0], runs[1], tile.v, 0);
+        for (let j = 2; j < runs.length; j++) k.max(n, tile, runs[j], tile.v, 0);
+        k.max(n, tile, tile, o, start + c);
       }
     }
     // The odometer over the outer dims.
