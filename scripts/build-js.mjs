@@ -188,7 +188,18 @@ for (const [kind, format, type] of [['esm', 'esm', 'module'], ['cjs', 'cjs', 'co
   if (at < 0 || !code.includes('ONNX_OPS_WASM_BASE64')) throw new Error(`build-js: unexpected ${file}`);
   const data = `\n// The wasm module (${wasm.length} bytes), zlib-compressed (${wasmDeflated.length} bytes), base64.\n` +
     `var ONNX_OPS_WASM_BASE64=${JSON.stringify(wasmDeflated.toString('base64'))};`;
-  writeFileSync(file, code.slice(0, at) + data + code.slice(at));
+  let out = code.slice(0, at) + data + code.slice(at);
+  if (kind === 'esm') {
+    // Each fallback by its URL beside this file: bundlers copy the file
+    // (Vite, webpack, Parcel) rather than splitting it off, which a worker
+    // bundle (Vite's default iife) cannot do; unbundled, it is the file itself.
+    for (const { file: f } of FALLBACKS) {
+      const literal = `import("./${f}")`;
+      if (out.split(literal).length !== 2) throw new Error(`build-js: expected one ${literal} in the esm build`);
+      out = out.replace(literal, `import(/* @vite-ignore */ /* webpackIgnore: true */ new URL("./${f}",import.meta.url).href)`);
+    }
+  }
+  writeFileSync(file, out);
   writeFileSync(join(dist, kind, 'package.json'), JSON.stringify({ type }) + '\n');
 }
 console.log(`build-js: dist/esm, dist/cjs, dist/types; wasm ${wasm.length} bytes, embedded deflated ${wasmDeflated.length} bytes`);

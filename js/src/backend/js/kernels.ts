@@ -75,8 +75,14 @@ interface Kind {
 const view = <T>(C: new (b: ArrayBufferLike, at: number, n: number) => T, d: Storage, per = 1): T =>
   new C(d.buffer, d.byteOffset, d.length * per);
 
-// Integers of up to 32 bits: the numbers themselves compare exactly.
-const intKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'], signed: boolean): Kind => ({
+/**
+ * Integers of up to 32 bits, one view class per width (Uint8Array,
+ * Uint16Array, Int32Array), so that the loops below see three kinds of array
+ * and not six (past four, V8's element access goes generic). Read through
+ * it, `v ^ flip` orders as the dtype: the flip sets the sign bit for int8 and
+ * int16 (as unsigned views) and for uint32 (as a signed one).
+ */
+const intKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'], flip: number, signed: boolean): Kind => ({
   views: (d) => ({ w: view(C, d) }),
   max(n, a, b, out, o) {
     let ia = a.at, ib = b.at;
@@ -84,7 +90,7 @@ const intKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'
     const x = a.v.w, y = b.v.w, r = out.w;
     for (let i = 0; i < n; i++, ia += sa, ib += sb) {
       const p = x[ia], q = y[ib];
-      r[o + i] = q > p ? q : p;
+      r[o + i] = p ^ ((p ^ q) & -((q ^ flip) > (p ^ flip))); // no branch, as float32 below
     }
   },
   relu(n, x, out) {
@@ -93,9 +99,10 @@ const intKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'
       if (s !== r) r.set(s.subarray(0, n));
       return;
     }
+    // Negative exactly where the ordered value is below zero's, `flip`.
     for (let i = 0; i < n; i++) {
       const v = s[i];
-      r[i] = v < 0 ? 0 : v;
+      r[i] = v & ~-((v ^ flip) < flip);
     }
   },
 });
@@ -111,20 +118,24 @@ const float32: Kind = {
     let ia = a.at, ib = b.at;
     const sa = a.step, sb = b.step;
     const x = a.v.w, y = b.v.w, r = out.w;
+    // Without branches (random signs would mispredict half of them): masks of
+    // -1 where p is no NaN, where q is one, and where q's key is above p's.
     for (let i = 0; i < n; i++, ia += sa, ib += sb) {
       const p = x[ia], q = y[ib];
-      const takeQ = (p & 0x7fffffff) <= 0x7f800000 &&
-        ((q & 0x7fffffff) > 0x7f800000 || (q ^ ((q >> 31) & 0x7fffffff)) > (p ^ ((p >> 31) & 0x7fffffff)));
-      r[o + i] = takeQ ? q : p;
+      const pNumber = ((p & 0x7fffffff) - 0x7f800001) >> 31;
+      const qNaN = ~(((q & 0x7fffffff) - 0x7f800001) >> 31);
+      const qAbove = -((q ^ ((q >> 31) & 0x7fffffff)) > (p ^ ((p >> 31) & 0x7fffffff)));
+      r[o + i] = p ^ ((p ^ q) & pNumber & (qNaN | qAbove));
     }
   },
   relu(n, x, out) {
     const s = x.w, r = out.w;
     // Read as int32, the patterns that become +0 (sign set and no NaN: -0 down
-    // to -inf) are exactly those at or below -inf's, 0xff800000.
+    // to -inf) are exactly those at or below -inf's, 0xff800000: for a negative
+    // v, v + 0x7fffff is negative just for them (and cannot overflow).
     for (let i = 0; i < n; i++) {
       const v = s[i];
-      r[i] = v <= -0x800000 ? 0 : v;
+      r[i] = v & ~(((v >> 31) & (v + 0x7fffff)) >> 31);
     }
   },
 };
@@ -138,15 +149,17 @@ const half16 = (inf: number): Kind => ({
     const x = a.v.w, y = b.v.w, r = out.w;
     for (let i = 0; i < n; i++, ia += sa, ib += sb) {
       const p = x[ia], q = y[ib];
-      const takeQ = (p & 0x7fff) <= inf && ((q & 0x7fff) > inf || (q ^ ((q >> 15) & 0x7fff)) > (p ^ ((p >> 15) & 0x7fff)));
-      r[o + i] = takeQ ? q : p;
+      const pNumber = ((p & 0x7fff) - (inf + 1)) >> 31;
+      const qNaN = ~(((q & 0x7fff) - (inf + 1)) >> 31);
+      const qAbove = -((q ^ ((q >> 15) & 0x7fff)) > (p ^ ((p >> 15) & 0x7fff)));
+      r[o + i] = p ^ ((p ^ q) & pNumber & (qNaN | qAbove));
     }
   },
   relu(n, x, out) {
     const s = x.w, r = out.w, negInf = (0x8000 | inf) - 0x10000;
     for (let i = 0; i < n; i++) {
       const v = s[i];
-      r[i] = v <= negInf ? 0 : v;
+      r[i] = v & ~(((v >> 31) & (v - negInf - 1)) >> 31);
     }
   },
 });
@@ -160,18 +173,20 @@ const float64: Kind = {
   max(n, a, b, out, o) {
     let ia = a.at, ib = b.at;
     const sa = a.step, sb = b.step;
-    const x = a.v.f!, y = b.v.f!, xw = a.v.w, yw = b.v.w, r = out.w;
+    const x = a.v.f!, y = b.v.f!, xw = a.v.w, yw = b.v.w, r = out.w, rf = out.f!;
     for (let i = 0; i < n; i++, ia += sa, ib += sb) {
       const p = x[ia], q = y[ib];
-      // Equal zeros: b only where a is -0 (its high word negative).
-      const takeQ = p === p && (q !== q || q > p || (q === p && p === 0 && xw[2 * ia + 1] < 0));
       const k = o + i;
-      if (takeQ) {
-        r[2 * k] = yw[2 * ib];
-        r[2 * k + 1] = yw[2 * ib + 1];
-      } else {
+      // A number goes through the float view (stored exactly, -0 too); a NaN's bits through the words.
+      if (p === p && q === q) {
+        // Equal zeros: b only where a is -0 (its high word negative).
+        rf[k] = q > p || (q === p && p === 0 && xw[2 * ia + 1] < 0) ? q : p;
+      } else if (p !== p) {
         r[2 * k] = xw[2 * ia];
         r[2 * k + 1] = xw[2 * ia + 1];
+      } else {
+        r[2 * k] = yw[2 * ib];
+        r[2 * k + 1] = yw[2 * ib + 1];
       }
     }
   },
@@ -180,9 +195,9 @@ const float64: Kind = {
     for (let i = 0; i < 2 * n; i += 2) {
       const lo = s[i], hi = s[i + 1];
       // At or below -inf's pattern (0xfff00000_00000000), as float32 above.
-      const zero = hi < -0x100000 || (hi === -0x100000 && lo === 0);
-      r[i] = zero ? 0 : lo;
-      r[i + 1] = zero ? 0 : hi;
+      const keep = ~-(+(hi < -0x100000) | (+(hi === -0x100000) & +(lo === 0)));
+      r[i] = lo & keep;
+      r[i + 1] = hi & keep;
     }
   },
 };
@@ -196,16 +211,11 @@ const int64 = (signed: boolean): Kind => ({
     const x = a.v.w, y = b.v.w, r = out.w;
     const flip = signed ? 0 : -0x80000000; // unsigned order is signed order with the sign bit flipped
     for (let i = 0; i < n; i++, ia += sa, ib += sb) {
-      const ph = x[2 * ia + 1] ^ flip, qh = y[2 * ib + 1] ^ flip;
-      const takeQ = qh > ph || (qh === ph && y[2 * ib] >>> 0 > x[2 * ia] >>> 0);
+      const pl = x[2 * ia], ph = x[2 * ia + 1], ql = y[2 * ib], qh = y[2 * ib + 1];
+      const takeQ = -(+((qh ^ flip) > (ph ^ flip)) | (+(qh === ph) & +(ql >>> 0 > pl >>> 0)));
       const k = o + i;
-      if (takeQ) {
-        r[2 * k] = y[2 * ib];
-        r[2 * k + 1] = y[2 * ib + 1];
-      } else {
-        r[2 * k] = x[2 * ia];
-        r[2 * k + 1] = x[2 * ia + 1];
-      }
+      r[2 * k] = pl ^ ((pl ^ ql) & takeQ);
+      r[2 * k + 1] = ph ^ ((ph ^ qh) & takeQ);
     }
   },
   relu(n, x, out) {
@@ -215,17 +225,18 @@ const int64 = (signed: boolean): Kind => ({
       return;
     }
     for (let i = 0; i < 2 * n; i += 2) {
-      const neg = s[i + 1] < 0;
-      r[i] = neg ? 0 : s[i];
-      r[i + 1] = neg ? 0 : s[i + 1];
+      const keep = ~(s[i + 1] >> 31);
+      r[i] = s[i] & keep;
+      r[i + 1] = s[i + 1] & keep;
     }
   },
 });
 
 const KINDS: Readonly<Record<KernelDType, Kind>> = {
   float32, float64, float16: half16(0x7c00), bfloat16: half16(0x7f80),
-  int8: intKind(Int8Array, true), int16: intKind(Int16Array, true), int32: intKind(Int32Array, true), int64: int64(true),
-  uint8: intKind(Uint8Array, false), uint16: intKind(Uint16Array, false), uint32: intKind(Uint32Array, false),
+  int8: intKind(Uint8Array, 0x80, true), int16: intKind(Uint16Array, 0x8000, true), int32: intKind(Int32Array, 0, true),
+  int64: int64(true),
+  uint8: intKind(Uint8Array, 0, false), uint16: intKind(Uint16Array, 0, false), uint32: intKind(Int32Array, -0x80000000, false),
   uint64: int64(false),
 };
 
