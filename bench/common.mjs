@@ -225,6 +225,9 @@ function kernels(dtype) {
   return k;
 }
 
+/** The plain JS loops of a dtype (relu(a, out, n), max(a, b, out, n), row(...)): the benchmark's `js` peer. */
+export const plainLoops = (dtype) => kernels(dtype);
+
 /** Reference Relu: returns a fresh typed array. */
 export function refRelu(dtype, data) {
   const out = new ARRAY_TYPES[dtype](data.length);

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Builds the wasm module (build/wasm/module/esm/onnx-ops-wasm.js) and the
-# wasm doctest suite, from the `wasm` preset (CMakePresets.json).
+# Builds the wasm modules and their doctest suites from the `wasm` and
+# `wasm-scalar` presets (CMakePresets.json): build/wasm/module/esm/ (SIMD128)
+# and build/wasm-scalar/module/esm/ (the fallback for engines without it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake --preset wasm >/dev/null
-cmake --build --preset wasm -j"$(nproc)"
+for preset in wasm wasm-scalar; do
+  cmake --preset $preset >/dev/null
+  cmake --build --preset $preset -j"$(nproc)"
+done

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what building and testing need, on a fresh Debian 12 machine:
 # Emscripten, doctest, CMake, a C++ compiler, clang with libFuzzer, Zopfli,
-# Chromium, Firefox ESR, WebKitGTK's WebDriver and Xvfb from Debian; the npm
-# devDependencies, the engines of tests/engines/package.json (Node
-# versions, Deno, Bun, puppeteer-core) and the benchmark's peers of
-# bench/package.json (onnxruntime-web, which the demo's e2e tests load too).
+# Chromium, Firefox ESR, WebKitGTK's WebDriver and Xvfb, cog (WPE WebKit) and
+# its WebDriver from Debian; the npm devDependencies, the engines of
+# tests/engines/package.json (Node versions, Deno, Bun, puppeteer-core) and the
+# benchmark's peers of bench/package.json (onnxruntime-web, which the demo's
+# e2e tests load too).
 # Quick when everything is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +21,8 @@ command -v zopfli >/dev/null 2>&1 || need+=(zopfli)   # the embedded wasm's comp
 [ -x /usr/bin/firefox-esr ] || need+=(firefox-esr)
 command -v WebKitWebDriver >/dev/null 2>&1 || need+=(webkit2gtk-driver)
 command -v Xvfb >/dev/null 2>&1 || need+=(xvfb)   # MiniBrowser has no headless mode
+[ -x /usr/bin/cog ] || need+=(cog)   # WPE WebKit 2.38: an engine without SIMD128 for the tests
+command -v WPEWebDriver >/dev/null 2>&1 || need+=(wpewebkit-driver)
 command -v clang++ >/dev/null 2>&1 || need+=(clang)   # the fuzzers (libFuzzer)
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
 if [ "${#need[@]}" -gt 0 ]; then

@@ -1,5 +1,6 @@
 /**
- * onnx-ops-wasm: ONNX Max and Relu on WebAssembly SIMD.
+ * onnx-ops-wasm: ONNX Max and Relu on WebAssembly SIMD, with fallbacks for
+ * engines without SIMD128 or WebAssembly.
  *
  *   const ops = await createOps();
  *   ops.relu({ dtype: 'float32', shape: [2, 3], data: new Float32Array([-3, -1, 0, 1, 2, 3]) });
@@ -11,7 +12,9 @@ import { isOpsModule } from './backend/wasm/exports.js';
 import { WasmBackend } from './backend/wasm/backend.js';
 import { OnnxOpsError, describe } from './errors.js';
 import { SCRATCH_BYTES } from './backend/wasm/plain.js';
-import type { TypedArrayConstructor } from './dtypes.js';
+import { type TypedArrayConstructor, bufferOf, byteOffsetOf } from './dtypes.js';
+import { WasmTensor } from './api/tensor.js';
+import type { BackendName } from './backend/backend.js';
 
 export interface CreateOpsOptions {
   /** The module's wasm bytes, if you load them yourself (they are built into the package otherwise). */
@@ -28,7 +31,18 @@ export interface CreateOpsOptions {
    * false). Needs a runtime with `Float16Array`.
    */
   float16Array?: boolean;
+  /**
+   * Which kernels run the ops (default: the fastest the engine can run):
+   * `'wasm-simd'` (WebAssembly SIMD128), `'wasm'` (the same kernels without
+   * SIMD128, for engines that lack it) or `'js'` (kernels in JavaScript, for
+   * engines without WebAssembly or where a Content-Security-Policy forbids
+   * compiling it). `ops.backend` says which one runs.
+   */
+  backend?: BackendName;
 }
+
+const OPTIONS = ['wasmBinary', 'scratchBytes', 'float16Array', 'backend'];
+const BACKENDS: readonly BackendName[] = ['wasm-simd', 'wasm', 'js'];
 
 /** Rejects createOps() for what the runtime lacks. */
 const unsupported = (problem: string): never => {
@@ -45,6 +59,15 @@ export async function createOps(options: CreateOpsOptions = {}): Promise<Ops> {
   if (options === null || typeof options !== 'object') {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined,
       `options must be an object, got ${describe(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!OPTIONS.includes(key)) {
+      throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined, `unknown option ${JSON.stringify(key)} (options: ${OPTIONS.join(', ')})`);
+    }
+  }
+  const backend = options.backend;
+  if (backend !== undefined && !BACKENDS.includes(backend)) {
+    throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined, `backend must be one of ${BACKENDS.join(', ')}, got ${describe(backend)}`);
   }
   const scratch = options.scratchBytes ?? SCRATCH_BYTES;
   if (typeof scratch !== 'number' || !Number.isSafeInteger(scratch) || scratch < 4096 || scratch > 2 ** 30) {
@@ -65,15 +88,33 @@ export async function createOps(options: CreateOpsOptions = {}): Promise<Ops> {
   if (float16Array && typeof Float16 !== 'function') {
     unsupported('this runtime has no Float16Array (float16Array: true needs it)');
   }
-  // The smallest module with a v128 instruction (i8x16.splat), validated
-  // before anything is inflated or compiled (no WebAssembly at all counts as
-  // no SIMD). A wasmBinary is still tried without SIMD: a scalar build
-  // (ONNX_OPS_SCALAR) needs none.
+  const float16 = float16Array ? Float16 : undefined;
+  if (backend === 'js') {
+    if (wasmBinary !== undefined) unsupported('wasmBinary is for the wasm backends, not backend: \'js\'');
+    return jsOps(float16);
+  }
+  // What the engine can run, probed before anything is inflated or compiled:
+  // whether it compiles wasm at all (no WebAssembly, a JIT-less mode, or a
+  // Content-Security-Policy without 'wasm-unsafe-eval' refuse the smallest
+  // module), and the smallest module with a v128 instruction (i8x16.splat).
   const wasm = (globalThis as { WebAssembly?: typeof WebAssembly }).WebAssembly;
-  const simd = typeof wasm?.validate === 'function' &&
-    wasm.validate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]));
+  let compiles = false;
+  try {
+    compiles = new wasm!.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])) instanceof wasm!.Module;
+  } catch {
+    // No WebAssembly, or not allowed to compile: compiles stays false.
+  }
+  const simd = compiles &&
+    wasm!.validate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]));
   const noSimd = 'this engine has no WebAssembly SIMD128 (Chrome and Edge 91+, Firefox 89+, Safari 16.4+ and Node 16.4+ have it)';
-  if (!simd && wasmBinary === undefined) unsupported(noSimd);
+  const noWasm = 'this engine cannot compile WebAssembly (none, a JIT-less mode, or a Content-Security-Policy without \'wasm-unsafe-eval\')';
+  if (!compiles) {
+    if (backend !== undefined) unsupported(noWasm);
+    if (wasmBinary !== undefined) unsupported(noWasm);
+    return jsOps(float16);
+  }
+  if (backend === 'wasm-simd' && !simd) unsupported(noSimd);
+  if (wasmBinary === undefined && (backend === 'wasm' || (backend === undefined && !simd))) return scalarOps(scratch, float16);
   // Load errors come back as the rejection; Emscripten's own messages about
   // them (printErr) would only repeat it on the console.
   const quiet = { printErr: () => {} };
@@ -84,6 +125,8 @@ export async function createOps(options: CreateOpsOptions = {}): Promise<Ops> {
     if (wasmBinary === undefined) {
       // The loader names what the runtime lacks to inflate the built-in wasm (see scripts/build-js.mjs).
       const missing = (e as { missing?: unknown } | null)?.missing;
+      // The scalar module is not compressed: where nothing inflates, it runs.
+      if (typeof missing === 'string' && backend === undefined) return scalarOps(scratch, float16);
       if (typeof missing === 'string') {
         unsupported(`this runtime lacks ${missing} to inflate the built-in wasm: load onnx-ops-wasm/wasm ` +
           '(dist/onnx-ops-wasm.wasm) and pass its bytes as createOps({ wasmBinary })');
@@ -98,11 +141,24 @@ export async function createOps(options: CreateOpsOptions = {}): Promise<Ops> {
     throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined,
       'wasmBinary is not this package\'s wasm (onnx-ops-wasm/wasm)');
   }
-  return new Ops(new WasmBackend(module, scratch, float16Array ? Float16 : undefined));
+  return new Ops(new WasmBackend(module, scratch, float16));
+}
+
+/** Ops on the module built without SIMD128, a file of its own that only engines needing it load. */
+async function scalarOps(scratch: number, float16: TypedArrayConstructor | undefined): Promise<Ops> {
+  const { default: createScalar } = await import('./wasm/onnx-ops-wasm-scalar.js');
+  return new Ops(new WasmBackend(await createScalar({ printErr: () => {} }), scratch, float16));
+}
+
+/** Ops on the JavaScript kernels, a file of their own that only engines needing them load. */
+async function jsOps(float16: TypedArrayConstructor | undefined): Promise<Ops> {
+  const { JsBackend } = await import('./backend/js/backend.js');
+  return new Ops(new JsBackend({ WasmTensor, OnnxOpsError, bufferOf, byteOffsetOf }, float16));
 }
 
 export { Ops } from './api/ops.js';
-export { WasmTensor } from './api/tensor.js';
+export { WasmTensor };
+export type { BackendName } from './backend/backend.js';
 export { OnnxOpsError, ERROR_CODES, type ErrorCode } from './errors.js';
 export {
   type DType, type TypedArray, DTYPES, DTYPE_INFO, toDType,

@@ -9,6 +9,11 @@
 //             spoken to over plain W3C WebDriver HTTP (node:http, no npm client). MiniBrowser
 //             has no headless mode, so launch() starts its own Xvfb (Debian: xvfb) and
 //             kills it on close(): callers need no xvfb-run. Another binary: MINIBROWSER_PATH.
+//   wpe       WPE WebKit 2.38 (Debian 12's) through its cog browser and WPEWebDriver (Debian:
+//             cog, wpewebkit-driver), over the same WebDriver HTTP, headless (cog's headless
+//             platform: no Xvfb, no window size, no screenshots). Not in BROWSERS: an old
+//             engine for the tests of engines without SIMD128 (it also lacks
+//             DecompressionStream). Another binary: COG_PATH.
 //
 //   import { BROWSERS, launch, click, fill, waitFor } from '../browsers/drivers.mjs';
 //   const browser = await launch('webkit');            // throws if it cannot start, never skips
@@ -114,6 +119,7 @@ const PATHS = {
   chromium: () => process.env.CHROMIUM_PATH || '/usr/bin/chromium',
   firefox: () => process.env.FIREFOX_PATH || '/usr/bin/firefox-esr',
   webkit: () => process.env.MINIBROWSER_PATH || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+  wpe: () => process.env.COG_PATH || '/usr/bin/cog',
 };
 const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
@@ -129,7 +135,7 @@ export const CAPTURE_TAG = `<script src="${CAPTURE_PATH}"></script>`;
 
 /** Whether pages need CAPTURE_SCRIPT for problems() to work in this browser. */
 export function needsCaptureScript(name) {
-  return name === 'webkit';
+  return name === 'webkit' || name === 'wpe';
 }
 
 /** `html` with CAPTURE_TAG as the first thing in <head> (or at the very top). */
@@ -581,11 +587,11 @@ function wdRequest(agent, port, method, path, body) {
         try {
           json = JSON.parse(text);
         } catch {
-          return reject(new Error(`webkit: ${method} ${path}: HTTP ${res.statusCode}, not JSON: ${text.slice(0, 300)}`));
+          return reject(new Error(`WebDriver: ${method} ${path}: HTTP ${res.statusCode}, not JSON: ${text.slice(0, 300)}`));
         }
         const v = json?.value;
         if (res.statusCode >= 400 || (v && typeof v === 'object' && typeof v.error === 'string')) {
-          const err = new Error(`webkit: ${method} ${path}: ${v?.error ?? `HTTP ${res.statusCode}`}: ${v?.message ?? text.slice(0, 300)}`);
+          const err = new Error(`WebDriver: ${method} ${path}: ${v?.error ?? `HTTP ${res.statusCode}`}: ${v?.message ?? text.slice(0, 300)}`);
           err.webdriverError = v?.error;
           return reject(err);
         }
@@ -599,25 +605,42 @@ function wdRequest(agent, port, method, path, body) {
   });
 }
 
-/** A WebKitWebDriver process with one session: one MiniBrowser window. */
-async function startWebKitSession(display, viewport) {
-  const exe = PATHS.webkit();
+/**
+ * The two WebKit ports' WebDriver servers: the program, its Debian packages,
+ * the capabilities that start the browser, and whether its window can be sized.
+ */
+const WEBDRIVERS = {
+  webkit: {
+    driver: 'WebKitWebDriver', packages: 'webkit2gtk-driver libwebkit2gtk-4.1-0', pathVariable: 'MINIBROWSER_PATH', sized: true,
+    capabilities: (exe) => ({ browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: exe, args: ['--automation'] } }),
+  },
+  wpe: {
+    driver: 'WPEWebDriver', packages: 'cog wpewebkit-driver', pathVariable: 'COG_PATH', sized: false,
+    capabilities: (exe) => ({ 'wpe:browserOptions': { binary: exe, args: ['--automation', '--platform=headless'] } }),
+  },
+};
+
+/** A WebDriver server of one WebKit port (`name`: webkit or wpe) with one session: one browser window. */
+async function startWebKitSession(name, display, viewport) {
+  const kind = WEBDRIVERS[name];
+  const exe = PATHS[name]();
   const port = await freePort();
+  const install = `cannot start ${kind.driver} (Debian: apt-get install -y ${kind.packages})`;
   let driver;
   try {
-    driver = track(spawn('WebKitWebDriver', [`--port=${port}`], {
-      env: { ...process.env, DISPLAY: display, NO_AT_BRIDGE: '1', GDK_BACKEND: 'x11' },
+    driver = track(spawn(kind.driver, [`--port=${port}`], {
+      env: { ...process.env, ...(display ? { DISPLAY: display, GDK_BACKEND: 'x11' } : {}), NO_AT_BRIDGE: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     }));
   } catch (e) {
-    throw launchError('webkit', 'cannot start WebKitWebDriver (Debian: apt-get install -y webkit2gtk-driver)', e);
+    throw launchError(name, install, e);
   }
   let log = '';
   driver.stdout.on('data', (d) => { log = (log + d).slice(-8000); });
   driver.stderr.on('data', (d) => { log = (log + d).slice(-8000); });
   const spawnError = new Promise((_, reject) => {
-    driver.once('error', (e) => reject(launchError('webkit', 'cannot start WebKitWebDriver (Debian: apt-get install -y webkit2gtk-driver)', e)));
-    driver.once('exit', (code, sig) => reject(launchError('webkit', `WebKitWebDriver exited (${code ?? sig}): ${tail(log)}`)));
+    driver.once('error', (e) => reject(launchError(name, install, e)));
+    driver.once('exit', (code, sig) => reject(launchError(name, `${kind.driver} exited (${code ?? sig}): ${tail(log)}`)));
   });
   spawnError.catch(() => {});
   const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
@@ -625,7 +648,7 @@ async function startWebKitSession(display, viewport) {
   const fail = async (what, e) => {
     agent.destroy();
     await stop(driver);
-    throw launchError('webkit', what, e ?? (log ? new Error(tail(log)) : undefined));
+    throw launchError(name, what, e ?? (log ? new Error(tail(log)) : undefined));
   };
   // Wait until the driver listens.
   const ready = (async () => {
@@ -639,23 +662,17 @@ async function startWebKitSession(display, viewport) {
     }
   })();
   try {
-    await withTimeout(Promise.race([ready, spawnError]), 15_000, 'WebKitWebDriver /status');
+    await withTimeout(Promise.race([ready, spawnError]), 15_000, `${kind.driver} /status`);
   } catch (e) {
-    await fail('WebKitWebDriver did not come up', e);
+    await fail(`${kind.driver} did not come up`, e);
   }
-  if (!existsSync(exe)) await fail(`no MiniBrowser at ${exe} (Debian: apt-get install -y webkit2gtk-driver libwebkit2gtk-4.1-0; or set MINIBROWSER_PATH)`);
+  if (!existsSync(exe)) await fail(`no browser at ${exe} (Debian: apt-get install -y ${kind.packages}; or set ${kind.pathVariable})`);
   let session;
   try {
-    session = await withTimeout(Promise.race([call('POST', '/session', {
-      capabilities: {
-        alwaysMatch: {
-          browserName: 'MiniBrowser',
-          'webkitgtk:browserOptions': { binary: exe, args: ['--automation'] },
-        },
-      },
-    }), spawnError]), WEBKIT_SESSION_TIMEOUT_MS, `session creation on DISPLAY ${display}`);
+    session = await withTimeout(Promise.race([call('POST', '/session', { capabilities: { alwaysMatch: kind.capabilities(exe) } }),
+      spawnError]), WEBKIT_SESSION_TIMEOUT_MS, `session creation${display ? ` on DISPLAY ${display}` : ''}`);
   } catch (e) {
-    await fail(`MiniBrowser did not start (${exe}; WebKitWebDriver waited for it to connect)${log ? `; driver log: ${tail(log)}` : ''}`, e);
+    await fail(`the browser did not start (${exe}; ${kind.driver} waited for it to connect)${log ? `; driver log: ${tail(log)}` : ''}`, e);
   }
   const id = session.sessionId;
   const s = (method, path, body) => call(method, `/session/${id}${path}`, body);
@@ -663,6 +680,7 @@ async function startWebKitSession(display, viewport) {
   const setViewport = (height) => s('POST', '/window/rect', { x: 0, y: 0, width: viewport.width + chrome.width, height: height + chrome.height });
   try {
     await s('POST', '/timeouts', { script: EVALUATE_TIMEOUT_MS + 30_000, pageLoad: 120_000, implicit: 0 });
+    if (!kind.sized) return sessionOf(name, id, session, viewport, s, setViewport, agent, driver);
     // The window has a toolbar: size the window so that the page's viewport is `viewport`.
     await s('POST', '/window/rect', { x: 0, y: 0, width: viewport.width, height: viewport.height });
     const [iw, ih, ow, oh] = await s('POST', '/execute/sync', { script: 'return [innerWidth, innerHeight, outerWidth, outerHeight];', args: [] });
@@ -670,8 +688,13 @@ async function startWebKitSession(display, viewport) {
     if (iw !== viewport.width || ih !== viewport.height) await setViewport(viewport.height);
   } catch (e) {
     await s('DELETE', '').catch(() => {});
-    await fail('setting up the MiniBrowser session failed', e);
+    await fail('setting up the browser session failed', e);
   }
+  return sessionOf(name, id, session, viewport, s, setViewport, agent, driver);
+}
+
+/** A started session: what WebKitPage and the launchers use. */
+function sessionOf(name, id, session, viewport, s, setViewport, agent, driver) {
   return {
     id,
     version: session.capabilities?.browserVersion,
@@ -679,7 +702,7 @@ async function startWebKitSession(display, viewport) {
     s,
     setViewport,
     async close() {
-      await withTimeout(s('DELETE', ''), 10_000, 'webkit: DELETE session').catch(() => {});
+      await withTimeout(s('DELETE', ''), 10_000, `${name}: DELETE session`).catch(() => {});
       agent.destroy();
       await stop(driver);
     },
@@ -687,12 +710,12 @@ async function startWebKitSession(display, viewport) {
 }
 
 /** freePort() can race with another process taking the port: one more try then. */
-async function startWebKitSessionRetrying(display, viewport) {
+async function startWebKitSessionRetrying(name, display, viewport) {
   try {
-    return await startWebKitSession(display, viewport);
+    return await startWebKitSession(name, display, viewport);
   } catch (e) {
-    if (!/WebKitWebDriver did not come up/.test(e.message)) throw e;
-    return startWebKitSession(display, viewport);
+    if (!/WebDriver did not come up/.test(e.message)) throw e;
+    return startWebKitSession(name, display, viewport);
   }
 }
 
@@ -706,8 +729,8 @@ function nextPaint() {
 }
 
 class WebKitPage extends BasePage {
-  constructor(session, onClose) {
-    super('webkit');
+  constructor(name, session, onClose) {
+    super(name);
     this._session = session;
     this._onClose = onClose;
   }
@@ -733,7 +756,7 @@ Promise.resolve().then(() => ${expression}).then(
     await this._run(`(() => { if (!window.__driverCapture) { ${CAPTURE_SCRIPT} } return { ok: true }; })()`);
   }
   async evaluate(fn, ...args) {
-    return unwrap(await this._run(pageExpression(fn, args)), 'webkit');
+    return unwrap(await this._run(pageExpression(fn, args)), this.browserName);
   }
   async screenshot(path) {
     // WebDriver screenshots stop at the viewport: for a full page, the window grows to the
@@ -793,7 +816,7 @@ async function launchWebKit(viewport) {
     // One WebDriver session (its own WebKitWebDriver and MiniBrowser) per page: sessions are
     // isolated like playwright's pages and do not queue behind each other's long scripts.
     // The first one also proves the browser starts and gives the version; newPage() uses it.
-    spare = await startWebKitSessionRetrying(xvfb.display, viewport);
+    spare = await startWebKitSessionRetrying('webkit', xvfb.display, viewport);
   } catch (e) {
     await stop(xvfb.child);
     throw e;
@@ -806,9 +829,9 @@ async function launchWebKit(viewport) {
     display: xvfb.display,
     async newPage() {
       if (closed) throw new Error('webkit: the browser is closed');
-      const session = spare ?? await startWebKitSessionRetrying(xvfb.display, viewport);
+      const session = spare ?? await startWebKitSessionRetrying('webkit', xvfb.display, viewport);
       spare = undefined;
-      const page = new WebKitPage(session, (p) => pages.delete(p));
+      const page = new WebKitPage('webkit', session, (p) => pages.delete(p));
       pages.add(page);
       return page;
     },
@@ -819,6 +842,34 @@ async function launchWebKit(viewport) {
       await spare?.close();
       spare = undefined;
       await stop(xvfb.child);
+    },
+  };
+}
+
+/** WPE WebKit through cog's headless platform: as launchWebKit, with no display. */
+async function launchWpe(viewport) {
+  const exe = PATHS.wpe();
+  if (!existsSync(exe)) throw launchError('wpe', `no cog at ${exe} (Debian: apt-get install -y ${WEBDRIVERS.wpe.packages}; or set COG_PATH)`);
+  let spare = await startWebKitSessionRetrying('wpe', undefined, viewport);
+  const pages = new Set();
+  let closed = false;
+  return {
+    name: 'wpe',
+    version: `WPE WebKit ${spare.version ?? 'unknown'}`,
+    async newPage() {
+      if (closed) throw new Error('wpe: the browser is closed');
+      const session = spare ?? await startWebKitSessionRetrying('wpe', undefined, viewport);
+      spare = undefined;
+      const page = new WebKitPage('wpe', session, (p) => pages.delete(p));
+      pages.add(page);
+      return page;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.all([...pages].map((p) => p.close().catch(() => {})));
+      await spare?.close();
+      spare = undefined;
     },
   };
 }
@@ -837,8 +888,10 @@ export async function launch(name, { viewport = { width: 1280, height: 900 } } =
       return launchFirefox(viewport);
     case 'webkit':
       return launchWebKit(viewport);
+    case 'wpe':
+      return launchWpe(viewport);
     default:
-      throw new Error(`launch: unknown browser ${JSON.stringify(name)} (one of ${BROWSERS.join(', ')})`);
+      throw new Error(`launch: unknown browser ${JSON.stringify(name)} (one of ${BROWSERS.join(', ')}, wpe)`);
   }
 }
 

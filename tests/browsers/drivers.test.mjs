@@ -251,6 +251,38 @@ for (const name of BROWSERS) {
   });
 }
 
+// WPE WebKit (cog, headless) serves the tests of engines without SIMD128: what they use.
+test('[wpe] the driver launches, evaluates and reports problems', { timeout: 180_000 }, async (t) => {
+  const refused = await closedUrl();
+  const server = await startServer('wpe', refused);
+  const browser = await launch('wpe'); // throws (fails the test) when cog cannot start
+  try {
+    assert.equal(browser.name, 'wpe');
+    assert.match(browser.version, /^WPE WebKit \d+\.\d+/);
+    t.diagnostic(`wpe: ${browser.version}`);
+    const page = await browser.newPage();
+    try {
+      await page.goto(server.url);
+      assert.equal(await page.evaluate(() => document.title), 'driver self-test');
+      assert.equal(await page.evaluate(async (ms) => {
+        await new Promise((r) => setTimeout(r, ms));
+        return 'waited';
+      }, 100), 'waited');
+      await assert.rejects(page.evaluate(() => { throw new Error('sync boom'); }), { message: 'sync boom' });
+      await page.goto(`${server.url}problems.html`);
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 500)));
+      const problems = await page.flushProblems();
+      assert.ok(problems.some((p) => /^console error: self-test console error 42$/.test(p)), JSON.stringify(problems));
+      assert.ok(problems.some((p) => /self-test uncaught/.test(p)), JSON.stringify(problems));
+    } finally {
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
+
 test('launch names the browser when it cannot start', async () => {
   const saved = process.env.FIREFOX_PATH;
   process.env.FIREFOX_PATH = '/nonexistent/firefox';

@@ -15,12 +15,23 @@ const LIB = '/node_modules/onnx-ops-wasm/dist/esm/index.js';
 const pageModule = `import * as lib from '${LIB}';
 import { runSuite } from '/suite.mjs';
 const conformance = fetch('/conformance.json').then((r) => r.json());
-window.runInPage = async (env) => runSuite(lib, { ...env, conformance: await conformance });
+// From a task of the page's own: code the driver evaluates may be exempt from the page's CSP.
+window.runInPage = async (env) => {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return runSuite(lib, { ...env, conformance: await conformance });
+};
+// The env goes once the worker says it listens: WPE WebKit 2.38 lost a message
+// posted to a module worker still loading, on a loaded machine.
 window.runInWorker = (env) => new Promise((resolve, reject) => {
   const worker = new Worker('/worker.mjs', { type: 'module' });
-  worker.onmessage = ({ data }) => { worker.terminate(); data.error ? reject(new Error('worker: ' + data.error)) : resolve(data.report); };
-  worker.onerror = (e) => reject(new Error('the worker failed to start: ' + (e.message || 'no message')));
-  worker.postMessage(env);
+  const timer = setTimeout(() => { worker.terminate(); reject(new Error('the worker sent no report within 5 minutes')); }, 300000);
+  worker.onmessage = ({ data }) => {
+    if (data.ready) return worker.postMessage(env);
+    clearTimeout(timer);
+    worker.terminate();
+    data.error ? reject(new Error('worker: ' + data.error)) : resolve(data.report);
+  };
+  worker.onerror = (e) => { clearTimeout(timer); reject(new Error('the worker failed to start: ' + (e.message || 'no message'))); };
 });
 window.suiteReady = true;
 `;
@@ -34,32 +45,38 @@ self.onmessage = async ({ data: env }) => {
     self.postMessage({ error: String(e && e.stack || e) });
   }
 };
+self.postMessage({ ready: true });
 `;
 const html = (capture) => `<!doctype html>\n<meta charset="utf-8">\n<link rel="icon" href="data:,">\n${capture ? CAPTURE_TAG : ''}
 <title>onnx-ops-wasm portable suite</title>\n<script type="module" src="/page.mjs"></script>\n`;
 
-/** Runs the suite in `name`'s page and worker; resolves to the two reports (a failure to start is a failed report). */
-export async function runInBrowser(name, dir, expect) {
-  writeFileSync(join(dir, 'index.html'), html(needsCaptureScript(name)));
+/**
+ * Runs the suite's runs of engine `name` (engines.mjs's BROWSERS: its
+ * browser, features, runs and CSP); resolves to their reports (a failure to
+ * start is a failed report).
+ */
+export async function runInBrowser(name, dir, { browser: driver, expect, runs, csp }) {
+  writeFileSync(join(dir, 'index.html'), html(needsCaptureScript(driver)));
   writeFileSync(join(dir, 'page.mjs'), pageModule);
   writeFileSync(join(dir, 'worker.mjs'), workerModule);
   writeFileSync(join(dir, CAPTURE_PATH.slice(1)), CAPTURE_SCRIPT);
   const server = await serve([['/', dir]], () => ({
     'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp',
+    ...(csp ? { 'Content-Security-Policy': csp } : {}),
   }));
   const failed = (engine, version, message) => ({ engine, version, passed: 0, failed: 1, failures: [{ name: 'the engine ran the suite', message }] });
   let browser;
   const reports = [];
   try {
-    browser = await launch(name);
+    browser = await launch(driver);
     const page = await browser.newPage();
     await page.goto(`${server.url}/`);
     await page.evaluate(async () => {
       for (let i = 0; i < 500 && !window.suiteReady; i++) await new Promise((r) => setTimeout(r, 20));
       if (!window.suiteReady) throw new Error('the page did not load the library and the suite');
     });
-    for (const where of ['page', 'worker']) {
-      const env = { engine: `${name}-${where}`, expect, bigMemory: false };
+    for (const { where, backend, expectBackend } of runs) {
+      const env = { engine: `${name}-${where}${backend ? `-${backend}` : ''}`, expect, bigMemory: false, backend, expectBackend };
       try {
         const report = await page.evaluate((e, w) => (w === 'page' ? window.runInPage(e) : window.runInWorker(e)), env, where);
         reports.push({ ...report, version: browser.version });

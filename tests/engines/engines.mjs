@@ -14,9 +14,20 @@ const binary = (...paths) => {
 const all = { float16Array: true, using: true, sharedArrayBuffer: true, resizableArrayBuffer: true };
 const noF16 = { ...all, float16Array: false, using: false };
 
-/** Server-side runtimes: the command that runs an ES module file, and the forms of the library they load. */
+/**
+ * Server-side runtimes: the command that runs an ES module file, and the
+ * forms of the library they load. `backend`: the suite forces that backend
+ * in every createOps(); `expectBackend`: the engine lacks a feature, and
+ * createOps() must choose that backend by itself.
+ */
 export const RUNTIMES = [
   { name: 'node20', command: ['/usr/bin/node'], forms: ['esm', 'cjs'], expect: noF16 },
+  { name: 'node20-wasm', command: ['/usr/bin/node'], forms: ['esm', 'cjs'], expect: noF16, backend: 'wasm' },
+  { name: 'node20-js', command: ['/usr/bin/node'], forms: ['esm', 'cjs'], expect: noF16, backend: 'js' },
+  // V8 needs SSE4.1 for SIMD128: without it, an x86 CPU of before 2008 or an emulator.
+  { name: 'node20-nosimd', command: ['/usr/bin/node', '--no-enable-sse4-1'], forms: ['esm'], expect: noF16, expectBackend: 'wasm' },
+  // No WebAssembly at all, as in interpreter-only engines and JIT-less modes.
+  { name: 'node20-jitless', command: ['/usr/bin/node', '--jitless'], forms: ['esm'], expect: noF16, expectBackend: 'js' },
   { name: 'node22', command: [`${modules}node22/bin/node`], forms: ['esm', 'cjs'], expect: noF16 },
   { name: 'node24', command: [`${modules}node24/bin/node`], forms: ['esm', 'cjs'], expect: all },
   { name: 'node26', command: [`${modules}node26/bin/node`], forms: ['esm', 'cjs'], expect: all },
@@ -24,11 +35,28 @@ export const RUNTIMES = [
   { name: 'bun', command: [binary('bun/bin/bun.exe', '@oven/bun-linux-x64/bin/bun')], forms: ['esm', 'cjs'], expect: all },
 ];
 
-/** Browsers (tests/browsers/drivers.mjs): a page, and a module worker started by it. */
-export const BROWSER_EXPECT = {
-  chromium: all,
-  firefox: all,
+const webkitFeatures = { ...all, using: false, sharedArrayBuffer: false };
+/**
+ * Browsers (tests/browsers/drivers.mjs), by engine name: the driver's browser,
+ * its features, the suite's runs (a page, or a module worker started by it;
+ * each with the backend it forces or must choose) and the page's CSP.
+ */
+export const BROWSERS = {
+  chromium: { browser: 'chromium', expect: all, runs: [{ where: 'page' }, { where: 'worker' }, { where: 'page', backend: 'wasm' }] },
+  firefox: { browser: 'firefox', expect: all, runs: [{ where: 'page' }, { where: 'worker' }, { where: 'page', backend: 'js' }] },
   // WebKitGTK 2.50's MiniBrowser: no `using` yet, and no SharedArrayBuffer even on a
   // cross-origin isolated page (crossOriginIsolated is true there).
-  webkit: { ...all, using: false, sharedArrayBuffer: false },
+  webkit: { browser: 'webkit', expect: webkitFeatures, runs: [{ where: 'page' }, { where: 'worker' }, { where: 'page', backend: 'js' }] },
+  // WPE WebKit 2.38 (Debian 12's cog): no SIMD128, no DecompressionStream, no Float16Array,
+  // no resizable ArrayBuffer.
+  wpe: {
+    browser: 'wpe', expect: { ...webkitFeatures, float16Array: false, resizableArrayBuffer: false },
+    runs: [{ where: 'page', expectBackend: 'wasm' }, { where: 'worker', expectBackend: 'wasm' }],
+  },
+  // A page whose policy lets scripts of its origin run but no wasm compile. The suite
+  // compiles its `using` case with new Function, which the policy refuses too.
+  'chromium-csp': {
+    browser: 'chromium', expect: { ...all, using: false }, csp: "script-src 'self'",
+    runs: [{ where: 'page', expectBackend: 'js' }, { where: 'worker', expectBackend: 'js' }],
+  },
 };

@@ -5,8 +5,9 @@
 //
 //   npm run build && node tests/engines/run.mjs [engine ...]
 //
-// Engine names: node20 node22 node24 node26 deno bun chromium firefox webkit
-// (default: all). Needs `npm ci --prefix tests/engines` and the Debian
+// Engine names: node20 node20-wasm node20-js node20-nosimd node20-jitless
+// node22 node24 node26 deno bun chromium firefox webkit wpe chromium-csp
+// (default: all; tests/engines/engines.mjs says what each is). Needs `npm ci --prefix tests/engines` and the Debian
 // browsers (scripts/setup.sh installs both). An engine that cannot start is a
 // failure. Prints `N passed, M failed` per engine and form, then the total,
 // and writes test-artifacts/engines/results.json; exits 1 on any failure.
@@ -17,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
-import { BROWSER_EXPECT, RUNTIMES } from './engines.mjs';
+import { BROWSERS, RUNTIMES } from './engines.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CONFORMANCE = join(ROOT, '..', 'shared', 'conformance', 'onnx-backend-node.json');
@@ -26,7 +27,7 @@ const run = promisify(execFile);
 const wanted = new Set(process.argv.slice(2));
 const selected = (name) => wanted.size === 0 || wanted.has(name);
 for (const w of wanted) {
-  if (!RUNTIMES.some((r) => r.name === w) && !(w in BROWSER_EXPECT)) throw new Error(`engines: unknown engine ${w}`);
+  if (!RUNTIMES.some((r) => r.name === w) && !(w in BROWSERS)) throw new Error(`engines: unknown engine ${w}`);
 }
 
 async function sh(cmd, args, options = {}) {
@@ -67,7 +68,7 @@ function reportOf(stdout) {
 async function runRuntime(rt, form, dir) {
   const [cmd, ...pre] = rt.command;
   // The 4 GiB OUT_OF_MEMORY case once per runtime: it costs seconds of page faults.
-  const env = { engine: `${rt.name}-${form}`, expect: rt.expect, bigMemory: form === 'esm' };
+  const env = { engine: `${rt.name}-${form}`, expect: rt.expect, bigMemory: form === 'esm', backend: rt.backend, expectBackend: rt.expectBackend };
   const { stdout: v } = await sh(cmd, ['--version']);
   const version = `${rt.name.replace(/\d+$/, '')} ${v.trim().split('\n')[0].replace(/^(deno|v)\s*/i, '').replace(/ \(.*$/, '')}`;
   try {
@@ -106,11 +107,11 @@ try {
     return r;
   }));
   reports.push(...await pool(jobs, 2));
-  const browsers = Object.keys(BROWSER_EXPECT).filter(selected);
+  const browsers = Object.keys(BROWSERS).filter(selected);
   if (browsers.length) {
     const { runInBrowser } = await import('./browsers.mjs');
     for (const name of browsers) {
-      for (const r of await runInBrowser(name, dir, BROWSER_EXPECT[name])) {
+      for (const r of await runInBrowser(name, dir, BROWSERS[name])) {
         print(r);
         reports.push(r);
       }

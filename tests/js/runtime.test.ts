@@ -388,25 +388,30 @@ t[Symbol.dispose]();
   });
 });
 
-describe('UNSUPPORTED_ENGINE', () => {
+describe('what the engine lacks: the backend createOps() chooses, or UNSUPPORTED_ENGINE', () => {
   test('is a documented error code', () => {
     expect(ERROR_CODES).toContain('UNSUPPORTED_ENGINE');
   });
 
   // A child that changes the runtime, then loads the built package (ES module
-  // and CommonJS builds) and reports createOps() without and with wasmBinary.
+  // and CommonJS builds) and reports, for createOps() with no option, with each
+  // backend, and with the SIMD128 wasmBinary, the backend it chose and a
+  // Relu's result, or the error.
   const engine = (setup: string, after = '') => child(process.execPath, `${PRELUDE}
 const calls = { instantiate: 0, inflate: 0 };
 ${setup}
 const esm = await import(${JSON.stringify(ESM)});
 const cjs = (await import('node:module')).createRequire(import.meta.url)(${JSON.stringify(CJS)});
 const wasmBinary = (await import('node:fs')).readFileSync(${JSON.stringify(WASM)});
+const result = (p) => p.then((ops) => [ops.backend, ...Array.from(ops.relu(new Float32Array([-1, 2, -0])).data, (x) => Object.is(x, -0) ? '-0' : x)], fields);
 const out = {};
 for (const [name, lib] of [['esm', esm], ['cjs', cjs]]) {
   out[name] = {
-    builtIn: await rejection(lib.createOps()),
-    withBinary: await lib.createOps({ wasmBinary }).then(
-      (ops) => Array.from(ops.relu(new Float32Array([-1, 2, -0])).data, (x) => Object.is(x, -0) ? '-0' : x), fields),
+    builtIn: await result(lib.createOps()),
+    simd: await result(lib.createOps({ backend: 'wasm-simd' })),
+    wasm: await result(lib.createOps({ backend: 'wasm' })),
+    js: await result(lib.createOps({ backend: 'js' })),
+    withBinary: await result(lib.createOps({ wasmBinary })),
   };
 }
 out.calls = calls;
@@ -414,33 +419,36 @@ ${after}
 console.log(JSON.stringify(out));
 `);
   const loadWasm = 'load onnx-ops-wasm/wasm (dist/onnx-ops-wasm.wasm) and pass its bytes as createOps({ wasmBinary })';
-  const expectUnsupported = (e: unknown, message: string) => {
-    expect(e).toEqual({ onnx: true, code: 'UNSUPPORTED_ENGINE', op: 'createOps', input: null, message: `createOps: ${message} [UNSUPPORTED_ENGINE]` });
-  };
+  const unsupported = (message: string) =>
+    ({ onnx: true, code: 'UNSUPPORTED_ENGINE', op: 'createOps', input: null, message: `createOps: ${message} [UNSUPPORTED_ENGINE]` });
+  const ran = (backend: string) => [backend, 0, 2, 0];
 
-  test('no DecompressionStream: the message says so and how to pass the wasm; createOps({ wasmBinary }) works', () => {
+  test('no DecompressionStream: the wasm backend (its module is not compressed); wasm-simd says what is missing; wasmBinary works', () => {
     const out = engine('delete globalThis.DecompressionStream;');
     for (const build of [out.esm, out.cjs]) {
-      expectUnsupported(build.builtIn, `this runtime lacks DecompressionStream to inflate the built-in wasm: ${loadWasm}`);
-      expect(build.withBinary).toEqual([0, 2, 0]);
+      expect(build).toEqual({
+        builtIn: ran('wasm'), wasm: ran('wasm'), js: ran('js'), withBinary: ran('wasm-simd'),
+        simd: unsupported(`this runtime lacks DecompressionStream to inflate the built-in wasm: ${loadWasm}`),
+      });
     }
   });
 
-  test('a DecompressionStream without the \'deflate\' format: the message names the format; wasmBinary works; once it has it, createOps() does', () => {
+  test('a DecompressionStream without the \'deflate\' format: the wasm backend; once it has it, createOps() takes wasm-simd', () => {
     const out = engine(`
 const Real = DecompressionStream;
 globalThis.DecompressionStream = class {
   constructor(format) { calls.inflate++; throw new TypeError('The argument format is invalid. Received ' + format); }
 };`, `
 globalThis.DecompressionStream = Real; // the failure is not cached: the same realm loads once it can
-out.later = await esm.createOps().then((ops) => Array.from(ops.relu(new Float32Array([-3, 3])).data), fields);
+out.later = await result(esm.createOps());
 `);
     for (const build of [out.esm, out.cjs]) {
-      expectUnsupported(build.builtIn, `this runtime lacks DecompressionStream's 'deflate' format to inflate the built-in wasm: ${loadWasm}`);
-      expect(build.withBinary).toEqual([0, 2, 0]);
+      expect(build.builtIn).toEqual(ran('wasm'));
+      expect(build.simd).toEqual(unsupported(`this runtime lacks DecompressionStream's 'deflate' format to inflate the built-in wasm: ${loadWasm}`));
+      expect(build.withBinary).toEqual(ran('wasm-simd'));
     }
-    expect(out.calls.inflate).toBe(2);
-    expect(out.later).toEqual([0, 3]);
+    expect(out.calls.inflate).toBe(4); // builtIn and simd, per build
+    expect(out.later).toEqual(ran('wasm-simd'));
   });
 
   test('the built-in wasm is zlib data (\'deflate\'): a DecompressionStream without \'deflate-raw\' (Node 18\'s) loads it', () => {
@@ -454,14 +462,14 @@ globalThis.DecompressionStream = class extends Real {
   }
 };`);
     for (const build of [out.esm, out.cjs]) {
-      expect(build.builtIn).toBe('resolved');
-      expect(build.withBinary).toEqual([0, 2, 0]);
+      expect(build.builtIn).toEqual(ran('wasm-simd'));
+      expect(build.withBinary).toEqual(ran('wasm-simd'));
     }
     expect(out.calls.inflate).toBe(2); // once per build: each inflates once per realm
   });
 
   const noSimd = 'this engine has no WebAssembly SIMD128 (Chrome and Edge 91+, Firefox 89+, Safari 16.4+ and Node 16.4+ have it)';
-  test('no SIMD128: rejected before anything is inflated or compiled, with or without wasmBinary', () => {
+  test('no SIMD128: the wasm backend, chosen before anything is inflated; wasm-simd and a SIMD128 wasmBinary are refused', () => {
     // An engine without SIMD: validate and instantiate refuse modules with the SIMD opcode prefix (0xfd).
     const out = engine(`
 const simd = (b) => new Uint8Array(b.buffer ?? b, b.byteOffset ?? 0, b.byteLength).includes(0xfd);
@@ -474,17 +482,27 @@ WebAssembly.instantiate = (b, imports) => {
 const Real = DecompressionStream;
 globalThis.DecompressionStream = class extends Real { constructor(f) { super(f); calls.inflate++; } };`);
     for (const build of [out.esm, out.cjs]) {
-      expectUnsupported(build.builtIn, noSimd);
-      expectUnsupported(build.withBinary, noSimd);
+      expect(build).toEqual({ builtIn: ran('wasm'), wasm: ran('wasm'), js: ran('js'), simd: unsupported(noSimd), withBinary: unsupported(noSimd) });
     }
-    expect(out.calls).toEqual({ instantiate: 2, inflate: 0 }); // only the wasmBinary calls compiled anything
+    expect(out.calls.inflate).toBe(0);
   });
 
-  test('no WebAssembly at all: the same error', () => {
+  const noWasm = 'this engine cannot compile WebAssembly (none, a JIT-less mode, or a Content-Security-Policy without \'wasm-unsafe-eval\')';
+  test('no WebAssembly at all: the js backend; the wasm backends and wasmBinary are refused', () => {
     const out = engine('delete globalThis.WebAssembly;');
     for (const build of [out.esm, out.cjs]) {
-      expectUnsupported(build.builtIn, noSimd);
-      expectUnsupported(build.withBinary, noSimd);
+      expect(build).toEqual({ builtIn: ran('js'), js: ran('js'), wasm: unsupported(noWasm), simd: unsupported(noWasm), withBinary: unsupported(noWasm) });
+    }
+  });
+
+  test('WebAssembly that may not compile (as under a Content-Security-Policy): the js backend', () => {
+    const out = engine(`
+const { Module } = WebAssembly;
+WebAssembly.Module = function () { throw new WebAssembly.CompileError('Refused to compile or instantiate WebAssembly module'); };
+WebAssembly.instantiate = () => Promise.reject(new WebAssembly.CompileError('Refused to compile or instantiate WebAssembly module'));`);
+    for (const build of [out.esm, out.cjs]) {
+      expect(build.builtIn).toEqual(ran('js'));
+      expect(build.wasm).toEqual(unsupported(noWasm));
     }
   });
 

@@ -19,6 +19,10 @@ export interface Env {
   expect: Features;
   /** Whether the suite may fill a 4 GiB wasm memory (server runtimes; not browsers, which run several pages at once). */
   bigMemory: boolean;
+  /** Every createOps() of the suite asks for this backend ('wasm-simd', 'wasm', 'js'). */
+  backend?: string;
+  /** The backend createOps() must choose by itself in this engine. */
+  expectBackend?: string;
 }
 
 export interface Features {

@@ -16,11 +16,28 @@ import { runtimeCases } from './cases/runtime';
 export type { Case, Env, Features, Lib } from './harness';
 export { detectFeatures } from './cases/runtime';
 
-/** Every case, in order; they share one instance of the library (created on first use). */
-export function suiteCases(lib: Lib, env: Env): Case[] {
+/**
+ * Every case, in order; they share one instance of the library (created on
+ * first use). With env.backend, every createOps() of the suite asks for that
+ * backend; with env.expectBackend, the first case checks which backend
+ * createOps() chose by itself.
+ */
+export function suiteCases(original: Lib, env: Env): Case[] {
+  const lib = env.backend ? forcing(original, env.backend) : original;
   let shared: Promise<Ops> | undefined;
   const ops = () => (shared ??= lib.createOps());
+  const chosen: Case[] = env.expectBackend === undefined ? [] : [{
+    name: `runtime: createOps() with no option chooses the ${env.expectBackend} backend here`,
+    run: async () => {
+      const o = await original.createOps();
+      const got = (o as unknown as { backend: string }).backend;
+      if (got !== env.expectBackend) throw new Error(`createOps() chose ${got}, expected ${env.expectBackend}`);
+      const r = o.relu({ dtype: 'float32', shape: [3], data: new Float32Array([-1, 0, 2]) });
+      if (Array.from(r.data as Float32Array).join() !== '0,0,2') throw new Error(`Relu gave ${Array.from(r.data as Float32Array)}`);
+    },
+  }];
   return [
+    ...chosen,
     ...runtimeCases(lib, ops, env),
     ...specCases(lib, ops),
     ...conformanceCases(lib, ops, env),
@@ -29,6 +46,13 @@ export function suiteCases(lib: Lib, env: Env): Case[] {
     ...hostileCases(lib, ops, env),
     ...propertyCases(lib, ops),
   ];
+}
+
+/** The library with every createOps() asking for `backend` (options that are no object are passed on as they are). */
+function forcing(lib: Lib, backend: string): Lib {
+  const createOps = (options?: unknown) => lib.createOps((options === undefined ? { backend }
+    : options !== null && typeof options === 'object' ? { backend, ...options } : options) as never);
+  return { ...lib, createOps } as Lib;
 }
 
 export interface Report {

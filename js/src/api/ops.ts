@@ -3,7 +3,7 @@
  * run it on the instance's backend (backend/backend.ts).
  */
 import { type DType, dtypeInfo } from '../dtypes.js';
-import type { Backend, MemoryStats } from '../backend/backend.js';
+import type { Backend, BackendName, MemoryStats } from '../backend/backend.js';
 import { Call } from '../call.js';
 import { checkInput } from '../check/input.js';
 import { type OpName, supportedDtypes } from '../check/opsets.js';
@@ -23,6 +23,8 @@ export class Ops {
   declare readonly calls: { readonly Max: Call; readonly Relu: Call };
   /** True when the loaded module runs wasm SIMD128 kernels. */
   readonly simd: boolean;
+  /** Which kernels run the ops: 'wasm-simd', 'wasm' (no SIMD128) or 'js' (no WebAssembly); see createOps(). */
+  readonly backend: BackendName;
 
   /** @internal — use createOps(). */
   constructor(impl: Backend) {
@@ -30,6 +32,7 @@ export class Ops {
     Object.defineProperty(this, 'impl', { value: impl });
     Object.defineProperty(this, 'calls', { value: { Max: new Call(impl, 'Max'), Relu: new Call(impl, 'Relu') } });
     this.simd = impl.simd;
+    this.backend = impl.name;
   }
 
   /**

@@ -23,7 +23,12 @@ export interface MemoryStats {
   memoryBytes: number;
 }
 
+/** The backends createOps() chooses from (ops.backend). */
+export type BackendName = 'wasm-simd' | 'wasm' | 'js';
+
 export interface Backend {
+  /** Which one it is (ops.backend). */
+  readonly name: BackendName;
   /** Whether its kernels run SIMD128 (ops.simd). */
   readonly simd: boolean;
   /**

@@ -13,13 +13,14 @@ import type { Call } from '../../call.js';
 import type { CheckedInput } from '../../check/input.js';
 import { broadcastChecked, elementCount } from '../../check/shape.js';
 import type { OnnxOpsModule } from '../../wasm/onnx-ops-wasm.js';
-import type { Backend, MemoryStats } from '../backend.js';
+import type { Backend, BackendName, MemoryStats } from '../backend.js';
 import { DescriptorBlock, type Operand } from './descriptor.js';
 import { WasmMemory } from './memory.js';
 import { type Part, PlainPath } from './plain.js';
 
 export class WasmBackend implements Backend {
   readonly simd: boolean;
+  readonly name: BackendName;
   readonly #memory: WasmMemory;
   readonly #descriptor: DescriptorBlock;
   readonly #plain: PlainPath;
@@ -35,6 +36,7 @@ export class WasmBackend implements Backend {
     this.#plain = new PlainPath(memory, this.#descriptor, scratchLimit);
     this.#float16 = float16;
     this.simd = memory.exports.simd() === 1;
+    this.name = this.simd ? 'wasm-simd' : 'wasm';
   }
 
   get memoryBuffer(): ArrayBufferLike {

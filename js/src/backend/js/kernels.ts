@@ -1,0 +1,343 @@
+/**
+ * Max and Relu in plain JavaScript over typed arrays, for engines that cannot
+ * run the wasm module: no WebAssembly, or a Content-Security-Policy that
+ * refuses to compile it. Written from the ONNX spec pages and the library's
+ * documented semantics (README, "Semantics"), not from any other part of the
+ * library, and importing nothing, so the fallback file carries only this:
+ *
+ * - a NaN wins, and Max of two NaNs keeps the first, bit for bit (payload
+ *   and sign); Relu of a NaN is that NaN;
+ * - +0 is greater than -0 (Max(-0, +0) = +0, Relu(-0) = +0);
+ * - float16 and bfloat16 (raw bits in a Uint16Array) compare as the numbers
+ *   they encode;
+ * - int64 and uint64 compare exactly (uint64 unsigned).
+ *
+ * Every result is an input's bits moved through an integer view, never a
+ * float read and written back: engines may canonicalise a NaN they store
+ * through a float array.
+ *
+ * Each element kind has one row loop, `out = max(a, b)` over a run where
+ * each operand steps by 0 (one value) or 1, and one Relu loop; the
+ * broadcast walk (maxInto) calls them once per run of the output's last
+ * merged dim.
+ */
+
+/** The dtypes these kernels take (the library's twelve). */
+export type KernelDType =
+  | 'float32' | 'float64' | 'float16' | 'bfloat16'
+  | 'int8' | 'int16' | 'int32' | 'int64'
+  | 'uint8' | 'uint16' | 'uint32' | 'uint64';
+
+/**
+ * Where a tensor's elements lie: `length` elements of the dtype from
+ * `byteOffset` (a multiple of the element size). Given as numbers, read by
+ * the caller through the engine's own getters, so that a typed array whose
+ * class overrides them cannot point the kernels elsewhere.
+ */
+export interface Storage {
+  readonly buffer: ArrayBufferLike;
+  readonly byteOffset: number;
+  readonly length: number;
+}
+
+/** An operand of Max: its storage and its dims. */
+export interface KernelOperand extends Storage {
+  readonly shape: readonly number[];
+}
+
+/** The number views one kind of element is read and written through. */
+interface Views {
+  /** The integer view that moves bits (two words per element for 64-bit kinds). */
+  readonly w: Int32Array | Int16Array | Int8Array | Uint8Array | Uint16Array | Uint32Array;
+  /** float64 only: the values, for comparing. */
+  readonly f?: Float64Array;
+}
+
+/** An operand of a row: its views, the element the row starts at, and its step (0: one value, or 1). */
+interface Run {
+  readonly v: Views;
+  at: number;
+  readonly step: number;
+}
+
+/**
+ * One kind of element: how its views are made, its Max row loop and its Relu
+ * loop, both over element indices.
+ */
+interface Kind {
+  views(d: Storage): Views;
+  /** out[o + i] = max(a's i-th element, b's i-th element) for i < n. */
+  max(n: number, a: Run, b: Run, out: Views, o: number): void;
+  relu(n: number, x: Views, out: Views): void;
+}
+
+/** A view of d's storage as `C`, of `per` C elements per element. */
+const view = <T>(C: new (b: ArrayBufferLike, at: number, n: number) => T, d: Storage, per = 1): T =>
+  new C(d.buffer, d.byteOffset, d.length * per);
+
+/**
+ * Integers of up to 32 bits, one view class per width (Uint8Array,
+ * Uint16Array, Int32Array), so that the loops below see three kinds of array
+ * and not six (past four, V8's element access goes generic). Read through
+ * it, `v ^ flip` orders as the dtype: the flip sets the sign bit for int8 and
+ * int16 (as unsigned views) and for uint32 (as a signed one).
+ */
+const intKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'], flip: number, signed: boolean): Kind => ({
+  views: (d) => ({ w: view(C, d) }),
+  max(n, a, b, out, o) {
+    let ia = a.at, ib = b.at;
+    const sa = a.step, sb = b.step;
+    const x = a.v.w, y = b.v.w, r = out.w;
+    for (let i = 0; i < n; i++, ia += sa, ib += sb) {
+      const p = x[ia], q = y[ib];
+      r[o + i] = p ^ ((p ^ q) & -((q ^ flip) > (p ^ flip))); // no branch, as float32 below
+    }
+  },
+  relu(n, x, out) {
+    const s = x.w, r = out.w;
+    if (!signed) {
+      if (s !== r) r.set(s.subarray(0, n));
+      return;
+    }
+    // Negative exactly where the ordered value is below zero's, `flip`.
+    for (let i = 0; i < n; i++) {
+      const v = s[i];
+      r[i] = v & ~-((v ^ flip) < flip);
+    }
+  },
+});
+
+/**
+ * float32 through its bits as int32: k(u) = u ^ ((u >> 31) & 0x7fffffff)
+ * orders non-NaN patterns as their numbers, -0 just below +0; a NaN is a
+ * pattern whose magnitude is above infinity's.
+ */
+const float32: Kind = {
+  views: (d) => ({ w: view(Int32Array, d) }),
+  max(n, a, b, out, o) {
+    let ia = a.at, ib = b.at;
+    const sa = a.step, sb = b.step;
+    const x = a.v.w, y = b.v.w, r = out.w;
+    // Without branches (random signs would mispredict half of them): masks of
+    // -1 where p is no NaN, where q is one, and where q's key is above p's.
+    for (let i = 0; i < n; i++, ia += sa, ib += sb) {
+      const p = x[ia], q = y[ib];
+      const pNumber = ((p & 0x7fffffff) - 0x7f800001) >> 31;
+      const qNaN = ~(((q & 0x7fffffff) - 0x7f800001) >> 31);
+      const qAbove = -((q ^ ((q >> 31) & 0x7fffffff)) > (p ^ ((p >> 31) & 0x7fffffff)));
+      r[o + i] = p ^ ((p ^ q) & pNumber & (qNaN | qAbove));
+    }
+  },
+  relu(n, x, out) {
+    const s = x.w, r = out.w;
+    // Read as int32, the patterns that become +0 (sign set and no NaN: -0 down
+    // to -inf) are exactly those at or below -inf's, 0xff800000: for a negative
+    // v, v + 0x7fffff is negative just for them (and cannot overflow).
+    for (let i = 0; i < n; i++) {
+      const v = s[i];
+      r[i] = v & ~(((v >> 31) & (v + 0x7fffff)) >> 31);
+    }
+  },
+};
+
+/** float16 and bfloat16 as float32 above, in 16 bits (sign-extended int16). */
+const half16 = (inf: number): Kind => ({
+  views: (d) => ({ w: view(Int16Array, d) }),
+  max(n, a, b, out, o) {
+    let ia = a.at, ib = b.at;
+    const sa = a.step, sb = b.step;
+    const x = a.v.w, y = b.v.w, r = out.w;
+    for (let i = 0; i < n; i++, ia += sa, ib += sb) {
+      const p = x[ia], q = y[ib];
+      const pNumber = ((p & 0x7fff) - (inf + 1)) >> 31;
+      const qNaN = ~(((q & 0x7fff) - (inf + 1)) >> 31);
+      const qAbove = -((q ^ ((q >> 15) & 0x7fff)) > (p ^ ((p >> 15) & 0x7fff)));
+      r[o + i] = p ^ ((p ^ q) & pNumber & (qNaN | qAbove));
+    }
+  },
+  relu(n, x, out) {
+    const s = x.w, r = out.w, negInf = (0x8000 | inf) - 0x10000;
+    for (let i = 0; i < n; i++) {
+      const v = s[i];
+      r[i] = v & ~(((v >> 31) & (v - negInf - 1)) >> 31);
+    }
+  },
+});
+
+/**
+ * float64: values compared as numbers, bits moved as two int32 words (little
+ * endian: the high word, with the sign, second).
+ */
+const float64: Kind = {
+  views: (d) => ({ w: view(Int32Array, d, 2), f: view(Float64Array, d) }),
+  max(n, a, b, out, o) {
+    let ia = a.at, ib = b.at;
+    const sa = a.step, sb = b.step;
+    const x = a.v.f!, y = b.v.f!, xw = a.v.w, yw = b.v.w, r = out.w, rf = out.f!;
+    for (let i = 0; i < n; i++, ia += sa, ib += sb) {
+      const p = x[ia], q = y[ib];
+      const k = o + i;
+      // A number goes through the float view (stored exactly, -0 too); a NaN's bits through the words.
+      if (p === p && q === q) {
+        // Equal zeros: b only where a is -0 (its high word negative).
+        rf[k] = q > p || (q === p && p === 0 && xw[2 * ia + 1] < 0) ? q : p;
+      } else if (p !== p) {
+        r[2 * k] = xw[2 * ia];
+        r[2 * k + 1] = xw[2 * ia + 1];
+      } else {
+        r[2 * k] = yw[2 * ib];
+        r[2 * k + 1] = yw[2 * ib + 1];
+      }
+    }
+  },
+  relu(n, x, out) {
+    const s = x.w, r = out.w;
+    for (let i = 0; i < 2 * n; i += 2) {
+      const lo = s[i], hi = s[i + 1];
+      // At or below -inf's pattern (0xfff00000_00000000), as float32 above.
+      const keep = ~-(+(hi < -0x100000) | (+(hi === -0x100000) & +(lo === 0)));
+      r[i] = lo & keep;
+      r[i + 1] = hi & keep;
+    }
+  },
+};
+
+/** int64 and uint64 as two int32 words: the high words compare first (signed or not), then the low ones unsigned. */
+const int64 = (signed: boolean): Kind => ({
+  views: (d) => ({ w: view(Int32Array, d, 2) }),
+  max(n, a, b, out, o) {
+    let ia = a.at, ib = b.at;
+    const sa = a.step, sb = b.step;
+    const x = a.v.w, y = b.v.w, r = out.w;
+    const flip = signed ? 0 : -0x80000000; // unsigned order is signed order with the sign bit flipped
+    for (let i = 0; i < n; i++, ia += sa, ib += sb) {
+      const pl = x[2 * ia], ph = x[2 * ia + 1], ql = y[2 * ib], qh = y[2 * ib + 1];
+      const takeQ = -(+((qh ^ flip) > (ph ^ flip)) | (+(qh === ph) & +(ql >>> 0 > pl >>> 0)));
+      const k = o + i;
+      r[2 * k] = pl ^ ((pl ^ ql) & takeQ);
+      r[2 * k + 1] = ph ^ ((ph ^ qh) & takeQ);
+    }
+  },
+  relu(n, x, out) {
+    const s = x.w, r = out.w;
+    if (!signed) {
+      if (s !== r) r.set(s.subarray(0, 2 * n));
+      return;
+    }
+    for (let i = 0; i < 2 * n; i += 2) {
+      const keep = ~(s[i + 1] >> 31);
+      r[i] = s[i] & keep;
+      r[i + 1] = s[i + 1] & keep;
+    }
+  },
+});
+
+const KINDS: Readonly<Record<KernelDType, Kind>> = {
+  float32, float64, float16: half16(0x7c00), bfloat16: half16(0x7f80),
+  int8: intKind(Uint8Array, 0x80, true), int16: intKind(Uint16Array, 0x8000, true), int32: intKind(Int32Array, 0, true),
+  int64: int64(true),
+  uint8: intKind(Uint8Array, 0, false), uint16: intKind(Uint16Array, 0, false), uint32: intKind(Int32Array, -0x80000000, false),
+  uint64: int64(false),
+};
+
+const BYTES: Readonly<Record<KernelDType, number>> = {
+  float32: 4, float64: 8, float16: 2, bfloat16: 2, int8: 1, int16: 2, int32: 4, int64: 8,
+  uint8: 1, uint16: 2, uint32: 4, uint64: 8,
+};
+
+/** out = Relu(x) over n elements of `dtype`; out may be x. */
+export function reluInto(dtype: KernelDType, n: number, x: Storage, out: Storage): void {
+  const k = KINDS[dtype];
+  k.relu(n, k.views(x), k.views(out));
+}
+
+/**
+ * How the output is walked: its dims with size-1 dims dropped and dims that
+ * every input walks alike merged, and each input's element step per dim (0
+ * where it repeats along that dim).
+ */
+interface Walk {
+  readonly dims: number[];
+  readonly steps: number[][];
+}
+
+function walkOf(inputs: readonly KernelOperand[], outShape: readonly number[]): Walk {
+  const rank = outShape.length;
+  const full = inputs.map((x) => {
+    const s = new Array<number>(rank).fill(0);
+    let step = 1;
+    for (let d = x.shape.length - 1; d >= 0; d--) {
+      const at = rank - x.shape.length + d;
+      s[at] = x.shape[d] === 1 ? 0 : step;
+      step *= x.shape[d];
+    }
+    return s;
+  });
+  const dims: number[] = [];
+  const steps: number[][] = inputs.map(() => []);
+  for (let d = 0; d < rank; d++) {
+    if (outShape[d] === 1) continue;
+    const last = dims.length - 1;
+    // Dim d joins the previous kept dim when every input repeats along both
+    // or along neither: an input's steps along dims it does not repeat are
+    // contiguous, as only its size-1 dims (step 0) lie between them.
+    const joins = last >= 0 && full.every((s, j) => (steps[j][last] === 0) === (s[d] === 0));
+    if (joins) {
+      dims[last] *= outShape[d];
+      for (let j = 0; j < inputs.length; j++) steps[j][last] = full[j][d];
+    } else {
+      dims.push(outShape[d]);
+      for (let j = 0; j < inputs.length; j++) steps[j].push(full[j][d]);
+    }
+  }
+  return { dims, steps };
+}
+
+/** Elements in the tile that Max of three or more inputs folds through (an output written once). */
+const TILE = 2048;
+
+/**
+ * out = Max(inputs...) with numpy broadcasting, into `out` of `outShape`
+ * (the broadcast of the inputs' shapes, checked by the caller), folded left to
+ * right so that the first NaN wins. `out` may be an input of the output's
+ * size (in place); it must not partly overlap any input.
+ */
+export function maxInto(dtype: KernelDType, inputs: readonly KernelOperand[], outShape: readonly number[], out: Storage): void {
+  const k = KINDS[dtype];
+  const size = outShape.reduce((a, b) => a * b, 1);
+  if (size === 0 || inputs.length === 0) return;
+  const o = k.views(out);
+  const { dims, steps } = walkOf(inputs, outShape);
+  const rank = dims.length;
+  const run = rank === 0 ? 1 : dims[rank - 1];
+  const runs: Run[] = inputs.map((x, j) => ({ v: k.views(x), at: 0, step: rank === 0 ? 0 : steps[j][rank - 1] }));
+  const at = new Array<number>(inputs.length).fill(0); // each input's element at the run's start
+  const idx = new Array<number>(Math.max(rank - 1, 0)).fill(0);
+  const tileLength = Math.min(run, TILE);
+  const tile: Run | undefined = inputs.length > 2
+    ? { v: k.views({ buffer: new ArrayBuffer(BYTES[dtype] * tileLength), byteOffset: 0, length: tileLength }), at: 0, step: 1 }
+    : undefined;
+  for (let start = 0; start < size; start += run) {
+    for (let j = 0; j < runs.length; j++) runs[j].at = at[j];
+    if (!tile) {
+      k.max(run, runs[0], runs[runs.length - 1], o, start);
+    } else {
+      // Three or more: a tile at a time, folded in the tile, then stored, so
+      // that an input that is also out is read whole before out is written.
+      for (let c = 0; c < run; c += TILE) {
+        const n = Math.min(TILE, run - c);
+        for (let j = 0; j < runs.length; j++) runs[j].at = at[j] + c * runs[j].step;
+        k.max(n, runs[0], runs[1], tile.v, 0);
+        for (let j = 2; j < runs.length; j++) k.max(n, tile, runs[j], tile.v, 0);
+        k.max(n, tile, tile, o, start + c);
+      }
+    }
+    // The odometer over the outer dims.
+    for (let d = rank - 2; d >= 0; d--) {
+      for (let j = 0; j < at.length; j++) at[j] += steps[j][d];
+      if (++idx[d] < dims[d]) break;
+      for (let j = 0; j < at.length; j++) at[j] -= steps[j][d] * dims[d];
+      idx[d] = 0;
+    }
+  }
+}
