@@ -233,8 +233,6 @@ for (const [kind, format, type] of [['esm', 'esm', 'module'], ['cjs', 'cjs', 'co
     bundle: true, format, target: 'es2022', platform: 'neutral', minify: true, legalComments: 'inline', logLevel: 'warning',
     plugins: [loaderPlugin], sourcemap: 'linked', sourcesContent: true, banner: { js: banner },
     define: kind === 'cjs' ? { 'import.meta.url': 'undefined' } : {},
-    // CommonJS loads the fallbacks with require() (a dynamic import() there needs an ES module loader).
-    supported: kind === 'cjs' ? { 'dynamic-import': false } : {},
   });
   // The base64 text last: amid the code it made gzip's Huffman tables worse
   // for both. A module-level var, read only once the module has run.
@@ -245,15 +243,17 @@ for (const [kind, format, type] of [['esm', 'esm', 'module'], ['cjs', 'cjs', 'co
   const data = `\n// The wasm module (${wasm.length} bytes), zlib-compressed (${wasmDeflated.length} bytes), base64.\n` +
     `var ONNX_OPS_WASM_BASE64=${JSON.stringify(wasmDeflated.toString('base64'))};`;
   let out = code.slice(0, at) + data + code.slice(at);
-  if (kind === 'esm') {
-    // Each fallback by its URL beside this file: bundlers copy the file
-    // (Vite, webpack, Parcel) rather than splitting it off, which a worker
-    // bundle (Vite's default iife) cannot do; unbundled, it is the file itself.
-    for (const { file: f } of FALLBACKS) {
-      const literal = `import("./${f}")`;
-      if (out.split(literal).length !== 2) throw new Error(`build-js: expected one ${literal} in the esm build`);
-      out = out.replace(literal, `import(/* @vite-ignore */ /* webpackIgnore: true */ new URL("./${f}",import.meta.url).href)`);
-    }
+  // Each fallback by its URL beside this file: bundlers copy the file (Vite,
+  // webpack, Parcel) rather than splitting it off, which a worker bundle
+  // (Vite's default iife) cannot do; unbundled, it is the file itself.
+  // CommonJS requires it when needed (import() there needs an ES module
+  // loader, which Jest, for one, lacks).
+  for (const { file: f } of FALLBACKS) {
+    const literal = `import("./${f}")`;
+    if (out.split(literal).length !== 2) throw new Error(`build-js: expected one ${literal} in the ${kind} build`);
+    out = out.replace(literal, kind === 'esm'
+      ? `import(/* @vite-ignore */ /* webpackIgnore: true */ new URL("./${f}",import.meta.url).href)`
+      : `Promise.resolve().then(()=>require("./${f}"))`);
   }
   writeFileSync(file, out);
   writeFileSync(join(dist, kind, 'package.json'), JSON.stringify({ type }) + '\n');

@@ -55,64 +55,44 @@ const unsupported = (problem: string): never => {
  * used with another.
  */
 export async function createOps(options: CreateOpsOptions = {}): Promise<Ops> {
-  const op = 'createOps';
-  if (options === null || typeof options !== 'object') {
-    throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined,
-      `options must be an object, got ${describe(options)}`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!OPTIONS.includes(key)) {
-      throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined, `unknown option ${JSON.stringify(key)} (options: ${OPTIONS.join(', ')})`);
-    }
-  }
-  const backend = options.backend;
-  if (backend !== undefined && !BACKENDS.includes(backend)) {
-    throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined, `backend must be one of ${BACKENDS.join(', ')}, got ${describe(backend)}`);
-  }
-  const scratch = options.scratchBytes ?? SCRATCH_BYTES;
+  const invalid = (problem: string): never => {
+    throw new OnnxOpsError('INVALID_ARGUMENT', 'createOps', undefined, problem);
+  };
+  if (options === null || typeof options !== 'object') invalid(`options must be an object, got ${describe(options)}`);
+  for (const key of Object.keys(options)) if (!OPTIONS.includes(key)) invalid(`unknown option ${JSON.stringify(key)}`);
+  const { backend, wasmBinary, scratchBytes: scratch = SCRATCH_BYTES, float16Array = false } = options;
+  if (backend !== undefined && !BACKENDS.includes(backend)) invalid(`backend must be 'wasm-simd', 'wasm' or 'js', got ${describe(backend)}`);
   if (typeof scratch !== 'number' || !Number.isSafeInteger(scratch) || scratch < 4096 || scratch > 2 ** 30) {
-    throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined,
-      `scratchBytes must be an integer from 4096 to 2^30, got ${describe(scratch)}`);
+    invalid(`scratchBytes must be an integer from 4096 to 2^30, got ${describe(scratch)}`);
   }
-  const wasmBinary = options.wasmBinary;
   if (wasmBinary !== undefined && !ArrayBuffer.isView(wasmBinary) &&
     Object.prototype.toString.call(wasmBinary) !== '[object ArrayBuffer]') {
-    throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined,
-      `wasmBinary must be an ArrayBuffer or a typed array, got ${describe(wasmBinary)}`);
+    invalid(`wasmBinary must be an ArrayBuffer or a typed array, got ${describe(wasmBinary)}`);
   }
-  const float16Array = options.float16Array ?? false;
-  if (typeof float16Array !== 'boolean') {
-    throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined, `float16Array must be a boolean, got ${describe(float16Array)}`);
-  }
+  if (typeof float16Array !== 'boolean') invalid(`float16Array must be a boolean, got ${describe(float16Array)}`);
+  if (backend === 'js' && wasmBinary !== undefined) invalid('wasmBinary is for the wasm backends');
   const Float16 = (globalThis as { Float16Array?: TypedArrayConstructor }).Float16Array;
   if (float16Array && typeof Float16 !== 'function') {
     unsupported('this runtime has no Float16Array (float16Array: true needs it)');
   }
   const float16 = float16Array ? Float16 : undefined;
-  if (backend === 'js') {
-    if (wasmBinary !== undefined) unsupported('wasmBinary is for the wasm backends, not backend: \'js\'');
-    return jsOps(float16);
-  }
+  if (backend === 'js') return jsOps(float16);
   // What the engine can run, probed before anything is inflated or compiled:
   // whether it compiles wasm at all (no WebAssembly, a JIT-less mode, or a
   // Content-Security-Policy without 'wasm-unsafe-eval' refuse the smallest
-  // module), and the smallest module with a v128 instruction (i8x16.splat).
+  // module, its first 8 bytes), then a module with a v128 instruction (i8x16.splat).
   const wasm = (globalThis as { WebAssembly?: typeof WebAssembly }).WebAssembly;
-  let compiles = false;
+  const probe = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]);
   try {
-    compiles = new wasm!.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])) instanceof wasm!.Module;
+    new wasm!.Module(probe.subarray(0, 8));
   } catch {
-    // No WebAssembly, or not allowed to compile: compiles stays false.
-  }
-  const simd = compiles &&
-    wasm!.validate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]));
-  const noSimd = 'this engine has no WebAssembly SIMD128 (Chrome and Edge 91+, Firefox 89+, Safari 16.4+ and Node 16.4+ have it)';
-  const noWasm = 'this engine cannot compile WebAssembly (none, a JIT-less mode, or a Content-Security-Policy without \'wasm-unsafe-eval\')';
-  if (!compiles) {
-    if (backend !== undefined) unsupported(noWasm);
-    if (wasmBinary !== undefined) unsupported(noWasm);
+    if (backend !== undefined || wasmBinary !== undefined) {
+      unsupported('this engine cannot compile WebAssembly (none, JIT-less, or a CSP without \'wasm-unsafe-eval\')');
+    }
     return jsOps(float16);
   }
+  const simd = wasm!.validate(probe);
+  const noSimd = 'this engine has no WebAssembly SIMD128 (Chrome and Edge 91+, Firefox 89+, Safari 16.4+ and Node 16.4+ have it)';
   if (backend === 'wasm-simd' && !simd) unsupported(noSimd);
   if (wasmBinary === undefined && (backend === 'wasm' || (backend === undefined && !simd))) return scalarOps(scratch, float16);
   // Load errors come back as the rejection; Emscripten's own messages about
@@ -123,24 +103,17 @@ export async function createOps(options: CreateOpsOptions = {}): Promise<Ops> {
     module = await createOnnxOpsModule(wasmBinary === undefined ? quiet : { ...quiet, wasmBinary });
   } catch (e) {
     if (wasmBinary === undefined) {
-      // The loader names what the runtime lacks to inflate the built-in wasm (see scripts/build-js.mjs).
+      // The loader names what the runtime lacks to inflate the built-in wasm
+      // (see scripts/build-js.mjs); the scalar module, not compressed, runs there.
       const missing = (e as { missing?: unknown } | null)?.missing;
-      // The scalar module is not compressed: where nothing inflates, it runs.
-      if (typeof missing === 'string' && backend === undefined) return scalarOps(scratch, float16);
-      if (typeof missing === 'string') {
-        unsupported(`this runtime lacks ${missing} to inflate the built-in wasm: load onnx-ops-wasm/wasm ` +
-          '(dist/onnx-ops-wasm.wasm) and pass its bytes as createOps({ wasmBinary })');
-      }
-      throw e;
+      if (typeof missing !== 'string') throw e;
+      if (backend === undefined) return scalarOps(scratch, float16);
+      unsupported(`this runtime lacks ${missing} to inflate the built-in wasm: pass the bytes of onnx-ops-wasm/wasm as wasmBinary`);
     }
     if (!simd) unsupported(noSimd);
-    throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined,
-      `wasmBinary did not load: ${(e as Error)?.message ?? String(e)}`);
+    return invalid(`wasmBinary did not load: ${(e as Error)?.message ?? String(e)}`);
   }
-  if (!isOpsModule(module)) {
-    throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined,
-      'wasmBinary is not this package\'s wasm (onnx-ops-wasm/wasm)');
-  }
+  if (!isOpsModule(module)) invalid('wasmBinary is not this package\'s wasm (onnx-ops-wasm/wasm)');
   return new Ops(new WasmBackend(module, scratch, float16));
 }
 
