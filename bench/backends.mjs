@@ -12,6 +12,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ARRAY_TYPES, DTYPES, cliOption, plainLoops, randomData } from './common.mjs';
+import { measurePageCost, pageCostLine, pageCostWarning } from './page-cost.mjs';
 import { cpuModel, measure } from './timing.mjs';
 
 const argv = process.argv.slice(2);
@@ -24,6 +25,10 @@ const TIMING = QUICK
 const time = async (fn) => (await measure(fn, false, TIMING)).median_us;
 const results = { wasm: [], js: [] };
 const loadStart = os.loadavg();
+// The machine's price of a fresh page, recorded as every results file does (no cell here pays it).
+const pageCost = [{ at: 'start', ...await measurePageCost() }];
+const warning = pageCostWarning(pageCost[0], 'Node');
+if (warning) console.warn(warning);
 
 // wasm against wasm-simd, zero-copy.
 const simd = await lib.createOps({ backend: 'wasm-simd' });
@@ -67,7 +72,7 @@ for (const dtype of DTYPES) {
 
 const meta = {
   date: new Date().toISOString(), node: process.version, cpu: cpuModel(), cores: os.cpus().length,
-  loadavgStart: loadStart, loadavgEnd: os.loadavg(), quick: QUICK, lib: libPath,
+  loadavgStart: loadStart, loadavgEnd: os.loadavg(), quick: QUICK, lib: libPath, pageCost,
 };
 const f = (x) => (x < 10 ? x.toFixed(2) : x < 1000 ? x.toFixed(1) : Math.round(x).toLocaleString('en'));
 const lines = [
@@ -76,6 +81,8 @@ const lines = [
   `Node ${meta.node}, ${meta.cpu}, ${meta.cores} cores; load average ${meta.loadavgStart.map((l) => l.toFixed(2)).join(' ')} at the start, ` +
   `${meta.loadavgEnd.map((l) => l.toFixed(2)).join(' ')} at the end${QUICK ? '; a --quick run' : ''}. Medians, µs per call; ` +
   'written by `node bench/backends.mjs`. No cell makes a fresh array.',
+  '',
+  `Fresh memory: ${pageCostLine(pageCost)} (not paid by any cell).`,
   '',
   '## wasm (no SIMD128) against wasm-simd: zero-copy float32, tensors in and `out` (target: wasm within 3x)',
   '',

@@ -806,32 +806,26 @@ Promise.resolve().then(() => ${expression}).then(
   }
 }
 
-async function launchWebKit(viewport) {
-  const exe = PATHS.webkit();
-  if (!existsSync(exe)) throw launchError('webkit', `no MiniBrowser at ${exe} (Debian: apt-get install -y webkit2gtk-driver libwebkit2gtk-4.1-0; or set MINIBROWSER_PATH)`);
-  const xvfb = await startXvfb(viewport);
+/**
+ * A browser of one WebKit port (`name`: webkit or wpe), one WebDriver session
+ * (its own driver and browser process) per page: sessions are isolated like
+ * playwright's pages and do not queue behind each other's long scripts. The
+ * first one also proves the browser starts and gives the version; newPage()
+ * uses it. `display`: the X display (webkit), or none (wpe, headless).
+ */
+async function launchWebKitPort(name, label, viewport, display, onClose = async () => {}) {
+  let spare = await startWebKitSessionRetrying(name, display, viewport);
   const pages = new Set();
-  let spare;
-  try {
-    // One WebDriver session (its own WebKitWebDriver and MiniBrowser) per page: sessions are
-    // isolated like playwright's pages and do not queue behind each other's long scripts.
-    // The first one also proves the browser starts and gives the version; newPage() uses it.
-    spare = await startWebKitSessionRetrying('webkit', xvfb.display, viewport);
-  } catch (e) {
-    await stop(xvfb.child);
-    throw e;
-  }
-  const version = `WebKitGTK ${spare.version ?? 'unknown'}`;
   let closed = false;
   return {
-    name: 'webkit',
-    version,
-    display: xvfb.display,
+    name,
+    version: `${label} ${spare.version ?? 'unknown'}`,
+    ...(display ? { display } : {}),
     async newPage() {
-      if (closed) throw new Error('webkit: the browser is closed');
-      const session = spare ?? await startWebKitSessionRetrying('webkit', xvfb.display, viewport);
+      if (closed) throw new Error(`${name}: the browser is closed`);
+      const session = spare ?? await startWebKitSessionRetrying(name, display, viewport);
       spare = undefined;
-      const page = new WebKitPage('webkit', session, (p) => pages.delete(p));
+      const page = new WebKitPage(name, session, (p) => pages.delete(p));
       pages.add(page);
       return page;
     },
@@ -841,37 +835,28 @@ async function launchWebKit(viewport) {
       await Promise.all([...pages].map((p) => p.close().catch(() => {})));
       await spare?.close();
       spare = undefined;
-      await stop(xvfb.child);
+      await onClose();
     },
   };
 }
 
-/** WPE WebKit through cog's headless platform: as launchWebKit, with no display. */
+async function launchWebKit(viewport) {
+  const exe = PATHS.webkit();
+  if (!existsSync(exe)) throw launchError('webkit', `no MiniBrowser at ${exe} (Debian: apt-get install -y webkit2gtk-driver libwebkit2gtk-4.1-0; or set MINIBROWSER_PATH)`);
+  const xvfb = await startXvfb(viewport);
+  try {
+    return await launchWebKitPort('webkit', 'WebKitGTK', viewport, xvfb.display, () => stop(xvfb.child));
+  } catch (e) {
+    await stop(xvfb.child);
+    throw e;
+  }
+}
+
+/** WPE WebKit through cog's headless platform: no display. */
 async function launchWpe(viewport) {
   const exe = PATHS.wpe();
   if (!existsSync(exe)) throw launchError('wpe', `no cog at ${exe} (Debian: apt-get install -y ${WEBDRIVERS.wpe.packages}; or set COG_PATH)`);
-  let spare = await startWebKitSessionRetrying('wpe', undefined, viewport);
-  const pages = new Set();
-  let closed = false;
-  return {
-    name: 'wpe',
-    version: `WPE WebKit ${spare.version ?? 'unknown'}`,
-    async newPage() {
-      if (closed) throw new Error('wpe: the browser is closed');
-      const session = spare ?? await startWebKitSessionRetrying('wpe', undefined, viewport);
-      spare = undefined;
-      const page = new WebKitPage('wpe', session, (p) => pages.delete(p));
-      pages.add(page);
-      return page;
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      await Promise.all([...pages].map((p) => p.close().catch(() => {})));
-      await spare?.close();
-      spare = undefined;
-    },
-  };
+  return launchWebKitPort('wpe', 'WPE WebKit', viewport, undefined);
 }
 
 // ------------------------------------------------------------------ launch

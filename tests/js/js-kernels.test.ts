@@ -108,7 +108,7 @@ describe('JavaScript kernels: Max', () => {
     maxInto('float32', [{ ...at(x), shape: [3] }], [3], at(out));
     expect(new Uint32Array(out.buffer)).toEqual(new Uint32Array(x.buffer));
     const untouched = new Float32Array([7]);
-    maxInto('float32', [{ ...at(new Float32Array(0)), shape: [0] }, { ...at(x), shape: [1, 3] }], [0, 3], at(untouched));
+    maxInto('float32', [{ ...at(new Float32Array(0)), shape: [0] }, { ...at(x), shape: [1, 3] }], [0, 3], { ...at(untouched), length: 0 });
     expect(untouched[0]).toBe(7);
   });
 

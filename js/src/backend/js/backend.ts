@@ -44,15 +44,26 @@ export class JsBackend implements Backend {
 
   run(call: Call): Result | WasmTensor {
     const { info, inputs, size } = call;
-    const operands: KernelOperand[] = [];
+    const operands = new Array<KernelOperand>(inputs.length);
     const out = call.outTensor;
+    const outBuffer = out && this.#blocks.get(out.address);
     for (let i = 0; i < inputs.length; i++) {
       const c = inputs[i];
-      const storage = c.tensor ? this.#storage(c.address, c.size) : this.#plainStorage(c.data!, c.size);
-      // A plain input that is a view of the out tensor is read from a copy,
-      // as Max of three or more stores results before it reads every input.
-      const aliased = out !== undefined && !c.tensor && storage.buffer === this.#blocks.get(out.address);
-      operands.push({ ...(aliased ? copyOf(storage, info) : storage), shape: c.shape });
+      let buffer: ArrayBufferLike;
+      let byteOffset = 0;
+      if (c.tensor) {
+        buffer = this.#blocks.get(c.address)!;
+      } else {
+        buffer = this.core.bufferOf(c.data!);
+        byteOffset = this.core.byteOffsetOf(c.data!);
+        // A plain view of the out tensor is read from a copy, as Max of three
+        // or more stores results before it reads every input.
+        if (buffer === outBuffer) {
+          buffer = new Uint8Array(buffer, byteOffset, c.size * info.bytes).slice().buffer;
+          byteOffset = 0;
+        }
+      }
+      operands[i] = { buffer, byteOffset, length: c.size, shape: c.shape };
     }
     if (call.tensorResult) {
       const result = out ?? new this.core.WasmTensor(this, info.name, call.shape, size, this.alloc(size * info.bytes, call.op),
@@ -140,11 +151,6 @@ export class JsBackend implements Backend {
   trim(): void {
     // Nothing is kept between calls.
   }
-}
-
-/** A copy of a storage's elements, in a buffer of its own. */
-function copyOf(s: Storage, info: DTypeInfo): Storage {
-  return { buffer: new Uint8Array(s.buffer, s.byteOffset, s.length * info.bytes).slice().buffer, byteOffset: 0, length: s.length };
 }
 
 /** An input tensor whose shape array is the result's, for the result to share (see WasmTensor's constructor). */

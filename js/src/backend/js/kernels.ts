@@ -76,93 +76,47 @@ const view = <T>(C: new (b: ArrayBufferLike, at: number, n: number) => T, d: Sto
   new C(d.buffer, d.byteOffset, d.length * per);
 
 /**
- * Integers of up to 32 bits, one view class per width (Uint8Array,
- * Uint16Array, Int32Array), so that the loops below see three kinds of array
- * and not six (past four, V8's element access goes generic). Read through
- * it, `v ^ flip` orders as the dtype: the flip sets the sign bit for int8 and
- * int16 (as unsigned views) and for uint32 (as a signed one).
+ * Every dtype of up to 32 bits, read as integers through one view class per
+ * width (Uint8Array, Int16Array or Uint16Array, Int32Array: the loops below
+ * see four kinds of array, where V8's element access stays fast, not ten)
+ * and ordered by a key of the bits, k(u) = u ^ (((u >> shift) & m) | flip):
+ * - integers (m = 0): the flip sets the sign bit where the view's order is
+ *   not the dtype's (int8 and int16 through unsigned views, uint32 through a
+ *   signed one);
+ * - float32, float16, bfloat16 (signed views of their width, m = 2^shift - 1,
+ *   flip = 0): non-NaN patterns order as their numbers, -0 just below +0;
+ *   a NaN is a pattern whose magnitude (u & m) is above infinity's, `inf`.
+ * Results are selected by masks, not branches: NaNs and signs in random data
+ * would mispredict them.
  */
-const intKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'], flip: number, signed: boolean): Kind => ({
+const keyedKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'], shift: number, m: number,
+  inf: number, flip: number): Kind => ({
   views: (d) => ({ w: view(C, d) }),
   max(n, a, b, out, o) {
     let ia = a.at, ib = b.at;
     const sa = a.step, sb = b.step;
     const x = a.v.w, y = b.v.w, r = out.w;
+    // Masks of -1 where p is no NaN, where q is one, and where q's key is above p's.
     for (let i = 0; i < n; i++, ia += sa, ib += sb) {
       const p = x[ia], q = y[ib];
-      r[o + i] = p ^ ((p ^ q) & -((q ^ flip) > (p ^ flip))); // no branch, as float32 below
-    }
-  },
-  relu(n, x, out) {
-    const s = x.w, r = out.w;
-    if (!signed) {
-      if (s !== r) r.set(s.subarray(0, n));
-      return;
-    }
-    // Negative exactly where the ordered value is below zero's, `flip`.
-    for (let i = 0; i < n; i++) {
-      const v = s[i];
-      r[i] = v & ~-((v ^ flip) < flip);
-    }
-  },
-});
-
-/**
- * float32 through its bits as int32: k(u) = u ^ ((u >> 31) & 0x7fffffff)
- * orders non-NaN patterns as their numbers, -0 just below +0; a NaN is a
- * pattern whose magnitude is above infinity's.
- */
-const float32: Kind = {
-  views: (d) => ({ w: view(Int32Array, d) }),
-  max(n, a, b, out, o) {
-    let ia = a.at, ib = b.at;
-    const sa = a.step, sb = b.step;
-    const x = a.v.w, y = b.v.w, r = out.w;
-    // Without branches (random signs would mispredict half of them): masks of
-    // -1 where p is no NaN, where q is one, and where q's key is above p's.
-    for (let i = 0; i < n; i++, ia += sa, ib += sb) {
-      const p = x[ia], q = y[ib];
-      const pNumber = ((p & 0x7fffffff) - 0x7f800001) >> 31;
-      const qNaN = ~(((q & 0x7fffffff) - 0x7f800001) >> 31);
-      const qAbove = -((q ^ ((q >> 31) & 0x7fffffff)) > (p ^ ((p >> 31) & 0x7fffffff)));
+      const pNumber = ((p & m) - inf - 1) >> 31;
+      const qNaN = ~(((q & m) - inf - 1) >> 31);
+      const qAbove = -((q ^ (((q >> shift) & m) | flip)) > (p ^ (((p >> shift) & m) | flip)));
       r[o + i] = p ^ ((p ^ q) & pNumber & (qNaN | qAbove));
     }
   },
   relu(n, x, out) {
     const s = x.w, r = out.w;
-    // Read as int32, the patterns that become +0 (sign set and no NaN: -0 down
-    // to -inf) are exactly those at or below -inf's, 0xff800000: for a negative
-    // v, v + 0x7fffff is negative just for them (and cannot overflow).
+    // +0 where the key is below zero's (flip) and the value is no NaN.
     for (let i = 0; i < n; i++) {
       const v = s[i];
-      r[i] = v & ~(((v >> 31) & (v + 0x7fffff)) >> 31);
-    }
-  },
-};
-
-/** float16 and bfloat16 as float32 above, in 16 bits (sign-extended int16). */
-const half16 = (inf: number): Kind => ({
-  views: (d) => ({ w: view(Int16Array, d) }),
-  max(n, a, b, out, o) {
-    let ia = a.at, ib = b.at;
-    const sa = a.step, sb = b.step;
-    const x = a.v.w, y = b.v.w, r = out.w;
-    for (let i = 0; i < n; i++, ia += sa, ib += sb) {
-      const p = x[ia], q = y[ib];
-      const pNumber = ((p & 0x7fff) - (inf + 1)) >> 31;
-      const qNaN = ~(((q & 0x7fff) - (inf + 1)) >> 31);
-      const qAbove = -((q ^ ((q >> 15) & 0x7fff)) > (p ^ ((p >> 15) & 0x7fff)));
-      r[o + i] = p ^ ((p ^ q) & pNumber & (qNaN | qAbove));
-    }
-  },
-  relu(n, x, out) {
-    const s = x.w, r = out.w, negInf = (0x8000 | inf) - 0x10000;
-    for (let i = 0; i < n; i++) {
-      const v = s[i];
-      r[i] = v & ~(((v >> 31) & (v - negInf - 1)) >> 31);
+      r[i] = v & ~(-((v ^ (((v >> shift) & m) | flip)) < flip) & (((v & m) - inf - 1) >> 31));
     }
   },
 });
+const intKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'], flip: number) => keyedKind(C, 0, 0, 0, flip);
+const floatKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'], shift: number, inf: number) =>
+  keyedKind(C, shift, 2 ** shift - 1, inf, 0);
 
 /**
  * float64: values compared as numbers, bits moved as two int32 words (little
@@ -177,10 +131,9 @@ const float64: Kind = {
     for (let i = 0; i < n; i++, ia += sa, ib += sb) {
       const p = x[ia], q = y[ib];
       const k = o + i;
-      // A number goes through the float view (stored exactly, -0 too); a NaN's bits through the words.
+      // Two numbers: Math.max, through the float view (as float32's); a NaN's bits through the words.
       if (p === p && q === q) {
-        // Equal zeros: b only where a is -0 (its high word negative).
-        rf[k] = q > p || (q === p && p === 0 && xw[2 * ia + 1] < 0) ? q : p;
+        rf[k] = Math.max(p, q);
       } else if (p !== p) {
         r[2 * k] = xw[2 * ia];
         r[2 * k + 1] = xw[2 * ia + 1];
@@ -233,11 +186,10 @@ const int64 = (signed: boolean): Kind => ({
 });
 
 const KINDS: Readonly<Record<KernelDType, Kind>> = {
-  float32, float64, float16: half16(0x7c00), bfloat16: half16(0x7f80),
-  int8: intKind(Uint8Array, 0x80, true), int16: intKind(Uint16Array, 0x8000, true), int32: intKind(Int32Array, 0, true),
-  int64: int64(true),
-  uint8: intKind(Uint8Array, 0, false), uint16: intKind(Uint16Array, 0, false), uint32: intKind(Int32Array, -0x80000000, false),
-  uint64: int64(false),
+  float32: floatKind(Int32Array, 31, 0x7f800000), float64, float16: floatKind(Int16Array, 15, 0x7c00),
+  bfloat16: floatKind(Int16Array, 15, 0x7f80),
+  int8: intKind(Uint8Array, 0x80), int16: intKind(Uint16Array, 0x8000), int32: intKind(Int32Array, 0), int64: int64(true),
+  uint8: intKind(Uint8Array, 0), uint16: intKind(Uint16Array, 0), uint32: intKind(Int32Array, -0x80000000), uint64: int64(false),
 };
 
 const BYTES: Readonly<Record<KernelDType, number>> = {
@@ -298,16 +250,19 @@ const TILE = 2048;
 
 /**
  * out = Max(inputs...) with numpy broadcasting, into `out` of `outShape`
- * (the broadcast of the inputs' shapes, checked by the caller), folded left to
+ * (the broadcast of the inputs' shapes, checked by the caller; `out.length`
+ * is its element count, as each input's `length` is its own), folded left to
  * right so that the first NaN wins. `out` may be an input of the output's
  * size (in place); it must not partly overlap any input.
  */
 export function maxInto(dtype: KernelDType, inputs: readonly KernelOperand[], outShape: readonly number[], out: Storage): void {
   const k = KINDS[dtype];
-  const size = outShape.reduce((a, b) => a * b, 1);
+  const size = out.length;
   if (size === 0 || inputs.length === 0) return;
   const o = k.views(out);
-  const { dims, steps } = walkOf(inputs, outShape);
+  // Inputs of the output's size or one value walk the output as one run.
+  const flat = inputs.every((x) => x.length === size || x.length === 1);
+  const { dims, steps } = flat ? { dims: [size], steps: inputs.map((x) => [x.length === size ? 1 : 0]) } : walkOf(inputs, outShape);
   const rank = dims.length;
   const run = rank === 0 ? 1 : dims[rank - 1];
   const runs: Run[] = inputs.map((x, j) => ({ v: k.views(x), at: 0, step: rank === 0 ? 0 : steps[j][rank - 1] }));
