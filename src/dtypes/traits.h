@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "../simd128.h"
 
@@ -33,17 +34,6 @@ namespace onnx_ops {
 enum class Format { Ieee, Half16, Integer };
 
 // ---- IEEE binary32 / binary64 -------------------------------------------
-
-template <class F, class Bits>
-inline F and_bits(F a, F b) {
-  Bits x, y;
-  std::memcpy(&x, &a, sizeof x);
-  std::memcpy(&y, &b, sizeof y);
-  x &= y;
-  F r;
-  std::memcpy(&r, &x, sizeof r);
-  return r;
-}
 
 #ifdef ONNX_OPS_VECTOR
 // The lane operations of each IEEE width, so that one body serves both.
@@ -72,20 +62,45 @@ struct IeeeLanes<double> {
 #undef ONNX_OPS_IEEE_LANES
 #endif
 
+// The scalar max1 and relu1 below select without branches: the scalar build
+// runs whole tensors through them, and on random signs and NaNs a branch per
+// element mispredicts about half the time.
 template <class F, class Bits>
 struct IeeeTraits {
   using T = F;
+  using S = std::make_signed_t<Bits>;
   static constexpr Format kFormat = Format::Ieee;
+  static constexpr Bits kMagnitude = Bits(~Bits(0)) >> 1;
+  static constexpr Bits kInfBits = sizeof(F) == 4 ? Bits(0x7f800000u) : Bits(0x7ff0000000000000ull);
   static bool isnan1(T x) { return x != x; }
-  static T max1(T a, T b) {
-    if (a != a) return a;
-    if (b != b) return b;
-    if (a == b) return and_bits<F, Bits>(a, b);  // max(-0, +0) = +0
-    return a > b ? a : b;
+  static Bits bits1(T x) {
+    Bits u;
+    std::memcpy(&u, &x, sizeof u);
+    return u;
   }
+  // The bits as a signed integer, the magnitude flipped where the sign is set:
+  // ordered as the numbers they encode (no NaN), -0 just below +0.
+  static S key1(Bits u) {
+    const S s = static_cast<S>(u);
+    return static_cast<S>(s ^ static_cast<S>((s >> (8 * sizeof(S) - 1)) & S(kMagnitude)));
+  }
+  // The first NaN, else the larger number (+0 above -0).
+  static T max1(T a, T b) {
+    const Bits ua = bits1(a), ub = bits1(b);
+    const bool take_b = ((ua & kMagnitude) <= kInfBits) & (((ub & kMagnitude) > kInfBits) | (key1(ub) > key1(ua)));
+    const Bits r = ua ^ ((ua ^ ub) & (Bits(0) - Bits(take_b)));
+    T out;
+    std::memcpy(&out, &r, sizeof out);
+    return out;
+  }
+  // +0 for the patterns at or below -inf's as signed integers (-0 down to
+  // -inf: sign set and no NaN), else x.
   static T relu1(T x) {
-    if (x != x) return x;
-    return x > T(0) ? x : T(0);
+    const Bits u = bits1(x);
+    const Bits r = u & (Bits(0) - Bits(static_cast<S>(u) > static_cast<S>(kInfBits | ~kMagnitude)));
+    T out;
+    std::memcpy(&out, &r, sizeof out);
+    return out;
   }
 #ifdef ONNX_OPS_VECTOR
   using L = IeeeLanes<F>;
@@ -119,12 +134,15 @@ struct Half16Traits {
     const int16_t s = static_cast<int16_t>(u);
     return static_cast<int16_t>(s ^ ((s >> 15) & 0x7fff));
   }
+  // Without branches, as IeeeTraits's: the first NaN, else the larger number.
   static T max1(T a, T b) {
-    if (isnan1(a)) return a;
-    if (isnan1(b)) return b;
-    return key1(b) > key1(a) ? b : a;
+    const int take_b = int(!isnan1(a)) & (int(isnan1(b)) | int(key1(b) > key1(a)));
+    return static_cast<T>(a ^ ((a ^ b) & (0 - take_b)));
   }
-  static T relu1(T x) { return (x & 0x8000) && !isnan1(x) ? T(0) : x; }
+  // +0 for the patterns at or below -inf's as int16 (sign set and no NaN).
+  static T relu1(T x) {
+    return static_cast<T>(x & (0 - int(static_cast<int16_t>(x) > static_cast<int16_t>(0x8000 | kInfBits))));
+  }
 #ifdef ONNX_OPS_VECTOR
   static v128_t visnan(v128_t u) {
     return wasm_i16x8_gt(wasm_v128_and(u, wasm_i16x8_splat(0x7fff)), wasm_i16x8_splat(kInfBits));
