@@ -147,6 +147,8 @@ const wasmDeflated = deflateWasm();
 // What js/src/index.ts imports as ./wasm/onnx-ops-wasm.js: the glue's factory, given the wasm bytes.
 // What the runtime lacks to inflate them it only names (as the rejection's
 // \`missing\`): createOps() turns that into its UNSUPPORTED_ENGINE error.
+// Both loaders' embedded bytes, decoded from base64.
+const DECODE_BASE64 = 'Uint8Array.from(atob(ONNX_OPS_WASM_BASE64), (c) => c.charCodeAt(0))';
 const loader = (glueImport) => `${glueImport}
 // The wasm module, zlib-compressed and base64, is ONNX_OPS_WASM_BASE64: a var
 // at the very end of the bundle (see below).
@@ -164,7 +166,7 @@ function wasmBytes() {
     } catch {
       return missing("DecompressionStream's 'deflate' format");
     }
-    const deflated = Uint8Array.from(atob(ONNX_OPS_WASM_BASE64), (c) => c.charCodeAt(0));
+    const deflated = ${DECODE_BASE64};
     const stream = new Blob([deflated]).stream().pipeThrough(inflate);
     bytes = new Response(stream).arrayBuffer().catch((e) => {
       bytes = undefined;
@@ -186,7 +188,7 @@ const scalarLoader = `import glue from './glue-scalar.mjs';
 let bytes;
 export default function createOnnxOpsModule(options = {}) {
   if (options.wasmBinary) return glue(options);
-  bytes ??= Uint8Array.from(atob(ONNX_OPS_WASM_BASE64), (c) => c.charCodeAt(0));
+  bytes ??= ${DECODE_BASE64};
   return glue({ ...options, wasmBinary: bytes });
 }
 var ONNX_OPS_WASM_BASE64 = ${JSON.stringify(scalarGlue.wasm.toString('base64'))};
@@ -194,8 +196,8 @@ var ONNX_OPS_WASM_BASE64 = ${JSON.stringify(scalarGlue.wasm.toString('base64'))}
 writeFileSync(join(tmp, 'glue-scalar.mjs'), scalarGlue.glue);
 writeFileSync(join(tmp, 'loader-scalar.mjs'), scalarLoader);
 
-// The fallbacks are files of their own, which the main file imports
-// dynamically by their names beside it (bundlers split them off).
+// The fallbacks are files of their own beside the main file, which imports
+// each only where it chooses it (how: below, where the main file is written).
 const FALLBACKS = [
   { from: /^\.\/wasm\/onnx-ops-wasm-scalar\.js$/, file: 'onnx-ops-wasm-scalar.js', entry: join(tmp, 'loader-scalar.mjs') },
   { from: /^\.\/backend\/js\/backend\.js$/, file: 'backend-js.js', entry: join(root, 'js', 'src', 'backend', 'js', 'backend.ts') },

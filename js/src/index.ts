@@ -12,7 +12,7 @@ import { isOpsModule } from './backend/wasm/exports.js';
 import { WasmBackend } from './backend/wasm/backend.js';
 import { OnnxOpsError, describe } from './errors.js';
 import { SCRATCH_BYTES } from './backend/wasm/plain.js';
-import { type TypedArrayConstructor, bufferOf, byteOffsetOf } from './dtypes.js';
+import { type TypedArrayConstructor, bufferOf, byteOffsetOf, copyInto } from './dtypes.js';
 import { WasmTensor } from './api/tensor.js';
 import type { BackendName } from './backend/backend.js';
 
@@ -126,7 +126,7 @@ async function scalarOps(scratch: number, float16: TypedArrayConstructor | undef
 /** Ops on the JavaScript kernels, a file of their own that only engines needing them load. */
 async function jsOps(float16: TypedArrayConstructor | undefined): Promise<Ops> {
   const { JsBackend } = await import('./backend/js/backend.js');
-  return new Ops(new JsBackend({ WasmTensor, OnnxOpsError, bufferOf, byteOffsetOf }, float16));
+  return new Ops(new JsBackend({ WasmTensor, OnnxOpsError, bufferOf, byteOffsetOf, copyInto }, float16));
 }
 
 export { Ops } from './api/ops.js';

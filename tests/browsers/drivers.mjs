@@ -680,21 +680,17 @@ async function startWebKitSession(name, display, viewport) {
   const setViewport = (height) => s('POST', '/window/rect', { x: 0, y: 0, width: viewport.width + chrome.width, height: height + chrome.height });
   try {
     await s('POST', '/timeouts', { script: EVALUATE_TIMEOUT_MS + 30_000, pageLoad: 120_000, implicit: 0 });
-    if (!kind.sized) return sessionOf(name, id, session, viewport, s, setViewport, agent, driver);
-    // The window has a toolbar: size the window so that the page's viewport is `viewport`.
-    await s('POST', '/window/rect', { x: 0, y: 0, width: viewport.width, height: viewport.height });
-    const [iw, ih, ow, oh] = await s('POST', '/execute/sync', { script: 'return [innerWidth, innerHeight, outerWidth, outerHeight];', args: [] });
-    chrome = { width: ow - iw, height: oh - ih };
-    if (iw !== viewport.width || ih !== viewport.height) await setViewport(viewport.height);
+    if (kind.sized) {
+      // The window has a toolbar: size the window so that the page's viewport is `viewport`.
+      await s('POST', '/window/rect', { x: 0, y: 0, width: viewport.width, height: viewport.height });
+      const [iw, ih, ow, oh] = await s('POST', '/execute/sync', { script: 'return [innerWidth, innerHeight, outerWidth, outerHeight];', args: [] });
+      chrome = { width: ow - iw, height: oh - ih };
+      if (iw !== viewport.width || ih !== viewport.height) await setViewport(viewport.height);
+    }
   } catch (e) {
     await s('DELETE', '').catch(() => {});
     await fail('setting up the browser session failed', e);
   }
-  return sessionOf(name, id, session, viewport, s, setViewport, agent, driver);
-}
-
-/** A started session: what WebKitPage and the launchers use. */
-function sessionOf(name, id, session, viewport, s, setViewport, agent, driver) {
   return {
     id,
     version: session.capabilities?.browserVersion,

@@ -31,7 +31,7 @@ export class Ops {
     // Not shown by console.log:
     Object.defineProperty(this, 'impl', { value: impl });
     Object.defineProperty(this, 'calls', { value: { Max: new Call(impl, 'Max'), Relu: new Call(impl, 'Relu') } });
-    this.simd = impl.simd;
+    this.simd = impl.name === 'wasm-simd';
     this.backend = impl.name;
   }
 

@@ -27,10 +27,8 @@ export interface MemoryStats {
 export type BackendName = 'wasm-simd' | 'wasm' | 'js';
 
 export interface Backend {
-  /** Which one it is (ops.backend). */
+  /** Which one it is (ops.backend; ops.simd is whether it is 'wasm-simd'). */
   readonly name: BackendName;
-  /** Whether its kernels run SIMD128 (ops.simd). */
-  readonly simd: boolean;
   /**
    * The ArrayBuffer that views of its tensors' data (WasmTensor.data) lie in,
    * if a call may detach them (wasm memory grows): plain inputs viewing it

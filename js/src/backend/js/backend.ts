@@ -15,24 +15,24 @@ import type { Call } from '../../call.js';
 import type { DTypeInfo, TypedArray, TypedArrayConstructor } from '../../dtypes.js';
 import type { InputRef, OnnxOpsError } from '../../errors.js';
 import type { Backend, MemoryStats } from '../backend.js';
+import { MAX_ALLOCATION, presentData, shapeOwner } from '../shared.js';
 import { type KernelOperand, type Storage, maxInto, reluInto } from './kernels.js';
 
 /** What the core lends the backend: its classes, and its readers of a typed array's storage. */
 export interface JsCore {
   readonly WasmTensor: typeof WasmTensor;
   readonly OnnxOpsError: typeof OnnxOpsError;
-  /** The engine's own getters of a typed array's buffer and byte offset (dtypes.ts). */
+  /** The engine's own getters of a typed array's buffer and byte offset, and its own set() (dtypes.ts). */
   readonly bufferOf: (x: TypedArray) => ArrayBufferLike;
   readonly byteOffsetOf: (x: TypedArray) => number;
+  readonly copyInto: (target: TypedArray, source: TypedArray) => void;
 }
 
-/** As the wasm backend: one tensor below 2 GiB, all of an instance's within 4 GiB, so errors and limits are the same. */
-const MAX_ALLOCATION = 2 ** 31 - 2 ** 16;
+/** As the wasm backends: all of an instance's tensors within 4 GiB (one below MAX_ALLOCATION), so errors and limits are the same. */
 const MAX_MEMORY = 2 ** 32;
 
 export class JsBackend implements Backend {
   readonly name = 'js';
-  readonly simd = false;
   /** Tensors' views never detach: each tensor has its own buffer, which never grows. */
   readonly memoryBuffer = undefined;
   readonly #blocks = new Map<number, ArrayBuffer>();
@@ -74,7 +74,7 @@ export class JsBackend implements Backend {
     const outArray = call.outArray;
     const target = outArray && !outArray.staged ? outArray.data : new info.array(size);
     this.#compute(call, operands, this.#plainStorage(target, size));
-    if (outArray?.staged) outArray.data.set(target as never);
+    if (outArray?.staged) this.core.copyInto(outArray.data, target);
     const data = (outArray?.given as TypedArray | undefined) ?? this.#present(info, target);
     return { dtype: info.name, shape: call.shape as number[], data };
   }
@@ -93,7 +93,7 @@ export class JsBackend implements Backend {
   }
 
   #present(info: DTypeInfo, data: TypedArray): TypedArray {
-    return this.float16 && info.onnx === 10 ? new this.float16(data.buffer, data.byteOffset, data.length) : data;
+    return presentData(this.float16, info, data);
   }
 
   alloc(bytes: number, op: string, input?: InputRef): number {
@@ -128,7 +128,8 @@ export class JsBackend implements Backend {
   }
 
   write(address: number, info: DTypeInfo, data: TypedArray): void {
-    new info.array(this.#blocks.get(address)!, 0, data.length).set(data as never);
+    const block = this.#blocks.get(address)!;
+    this.core.copyInto(new info.array(block, 0, block.byteLength / info.bytes), data);
   }
 
   zero(address: number, bytes: number): void {
@@ -153,8 +154,3 @@ export class JsBackend implements Backend {
   }
 }
 
-/** An input tensor whose shape array is the result's, for the result to share (see WasmTensor's constructor). */
-function shapeOwner(call: Call): WasmTensor | undefined {
-  for (const c of call.inputs) if (c.shape === call.shape && c.tensor) return c.tensor;
-  return undefined;
-}

@@ -10,16 +10,16 @@ import type { InputRef } from '../../errors.js';
 import { WasmTensor } from '../../api/tensor.js';
 import type { Result } from '../../api/types.js';
 import type { Call } from '../../call.js';
-import type { CheckedInput } from '../../check/input.js';
 import { broadcastChecked, elementCount } from '../../check/shape.js';
 import type { OnnxOpsModule } from '../../wasm/onnx-ops-wasm.js';
 import type { Backend, BackendName, MemoryStats } from '../backend.js';
+import { presentData, shapeOwner } from '../shared.js';
 import { DescriptorBlock, type Operand } from './descriptor.js';
 import { WasmMemory } from './memory.js';
 import { type Part, PlainPath } from './plain.js';
 
 export class WasmBackend implements Backend {
-  readonly simd: boolean;
+  /** 'wasm-simd' or 'wasm', as the module says it was built. */
   readonly name: BackendName;
   readonly #memory: WasmMemory;
   readonly #descriptor: DescriptorBlock;
@@ -35,8 +35,7 @@ export class WasmBackend implements Backend {
     this.#descriptor = new DescriptorBlock(memory);
     this.#plain = new PlainPath(memory, this.#descriptor, scratchLimit);
     this.#float16 = float16;
-    this.simd = memory.exports.simd() === 1;
-    this.name = this.simd ? 'wasm-simd' : 'wasm';
+    this.name = memory.exports.simd() === 1 ? 'wasm-simd' : 'wasm';
   }
 
   get memoryBuffer(): ArrayBufferLike {
@@ -75,7 +74,7 @@ export class WasmBackend implements Backend {
           memory.write(address, info, c.data!);
         }
       }
-      result ??= new WasmTensor(this, info.name, call.shape, call.size, memory.alloc(call.size * info.bytes, op), shapeOwner(inputs, call.shape));
+      result ??= new WasmTensor(this, info.name, call.shape, call.size, memory.alloc(call.size * info.bytes, op), shapeOwner(call));
       if (call.size > 0) this.#descriptor.callOp(call, operands ?? inputs, call.shape, result.address);
       return result;
     } catch (e) {
@@ -111,10 +110,8 @@ export class WasmBackend implements Backend {
     return { dtype: info.name, shape: call.shape as number[], data: (outArray?.given as TypedArray | undefined) ?? this.#present(info, data) };
   }
 
-  /** Fresh or heap data of a dtype as the caller gets it: float16 bits as a Float16Array under the option. */
   #present(info: DTypeInfo, data: TypedArray): TypedArray {
-    const float16 = this.#float16;
-    return float16 && info.onnx === 10 ? new float16(data.buffer, data.byteOffset, data.length) : data;
+    return presentData(this.#float16, info, data);
   }
 
   alloc(bytes: number, op: string, input?: InputRef): number {
@@ -155,12 +152,6 @@ export class WasmBackend implements Backend {
     this.#descriptor.release();
     this.#plain.release();
   }
-}
-
-/** An input wasm tensor whose shape array is `shape` itself, for the result to share (see WasmTensor's constructor). */
-function shapeOwner(inputs: readonly CheckedInput[], shape: readonly number[]): WasmTensor | undefined {
-  for (let i = 0; i < inputs.length; i++) if (inputs[i].shape === shape && inputs[i].tensor) return inputs[i].tensor;
-  return undefined;
 }
 
 /**

@@ -9,12 +9,8 @@ import {
 import { type WasmExports, exportsOf, wasmAlloc, wasmHeapInUse } from './exports.js';
 import { OnnxOpsError, type InputRef } from '../../errors.js';
 import type { OnnxOpsModule } from '../../wasm/onnx-ops-wasm.js';
+import { MAX_ALLOCATION } from '../shared.js';
 
-/**
- * Largest single allocation: Emscripten 3.1.6's sbrk cannot reliably grow the
- * memory by 2 GiB or more at once, so one tensor in wasm memory stays below it.
- */
-export const MAX_ALLOCATION = 2 ** 31 - 2 ** 16;
 
 /**
  * From this many bytes on, a fresh result comes from Node's
