@@ -7,18 +7,13 @@ import {
   DTYPE_INFO, DTYPES, type PlainTensor, type TypedArray, bytesOf, count, firstDifference, randomData, refBroadcast, refMax,
   refRelu, rng, specials,
 } from './reference';
+import { broadcastFields, shapesOf } from './broadcast-cases';
 
-const dims = fc.oneof(fc.constant(1), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 1, max: 40 }));
 const broadcastCase = fc.record({
-  out: fc.array(dims, { minLength: 0, maxLength: 5 }),
-  inputs: fc.array(fc.record({ drop: fc.nat(5), ones: fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }) }),
-    { minLength: 1, maxLength: 5 }),
+  ...broadcastFields(40, 5),
   dtype: fc.constantFrom(...DTYPES),
   seed: fc.nat(),
 }).filter((c) => count(c.out) <= 3000);
-
-const shapesOf = (c: { out: number[]; inputs: { drop: number; ones: boolean[] }[] }): number[][] =>
-  c.inputs.map(({ drop, ones }) => c.out.slice(Math.min(drop, c.out.length)).map((d, k) => (ones[k] ? 1 : d)));
 
 const fresh = (dtype: KernelDType, n: number): TypedArray => new DTYPE_INFO[dtype].array(n);
 /** A typed array's storage, as the backend reads it. */

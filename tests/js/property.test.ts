@@ -5,20 +5,14 @@ import fc from 'fast-check';
 import { type DType, DTYPES, type OpName, opVersion, supportedDtypes, OnnxOpsError } from 'onnx-ops-wasm';
 import { type PlainTensor, count, firstDifference, randomData, refBroadcast, refMax, refRelu, rng } from './reference';
 import { getOps, plain } from './helpers';
+import { broadcastFields, dimOf, shapesOf } from './broadcast-cases';
 
-const dims = fc.oneof(fc.constant(1), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 1, max: 70 }));
-// An output shape and, per input, which leading dims it drops and which dims it sets to 1.
 const broadcastCase = fc.record({
-  out: fc.array(dims, { minLength: 0, maxLength: 5 }),
-  inputs: fc.array(fc.record({ drop: fc.nat(5), ones: fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }) }),
-    { minLength: 1, maxLength: 4 }),
+  ...broadcastFields(70, 4),
   dtype: fc.constantFrom(...DTYPES),
   opset: fc.oneof(fc.integer({ min: 1, max: 22 }), fc.constant(undefined)),
   seed: fc.nat(),
 }).filter((c) => count(c.out) <= 4000);
-
-const shapesOf = (c: { out: number[]; inputs: { drop: number; ones: boolean[] }[] }): number[][] =>
-  c.inputs.map(({ drop, ones }) => c.out.slice(Math.min(drop, c.out.length)).map((d, k) => (ones[k] ? 1 : d)));
 
 describe('Max: random broadcasts, dtypes, opsets', () => {
   test('matches the reference or throws what the opset rules say', async () => {
@@ -75,7 +69,7 @@ describe('Relu: random shapes, dtypes, opsets', () => {
   test('matches the reference or throws DTYPE_NOT_ALLOWED', async () => {
     const ops = await getOps();
     fc.assert(fc.property(
-      fc.array(dims, { maxLength: 4 }).filter((s) => count(s) <= 5000),
+      fc.array(dimOf(70), { maxLength: 4 }).filter((s) => count(s) <= 5000),
       fc.constantFrom(...DTYPES), fc.integer({ min: 1, max: 22 }), fc.nat(),
       (shape, dtype: DType, opset, seed) => {
         const x: PlainTensor = { dtype, shape, data: randomData(dtype, count(shape), rng(seed)) };
