@@ -15,6 +15,8 @@ import { SCRATCH_BYTES } from './backend/wasm/plain.js';
 import { type TypedArrayConstructor, bufferOf, byteOffsetOf, copyInto } from './dtypes.js';
 import { WasmTensor } from './api/tensor.js';
 import type { BackendName } from './backend/backend.js';
+import type { WorkerOps } from './worker/client.js';
+import { startWebWorker } from './worker/start.js';
 
 export interface CreateOpsOptions {
   /** The module's wasm bytes, if you load them yourself (they are built into the package otherwise). */
@@ -39,9 +41,15 @@ export interface CreateOpsOptions {
    * compiling it). `ops.backend` says which one runs.
    */
   backend?: BackendName;
+  /**
+   * Runs the instance in a worker the library starts itself (default false):
+   * the ops then return Promises and never hold the caller's thread. See
+   * WorkerOps and the README's "The worker form".
+   */
+  worker?: boolean;
 }
 
-const OPTIONS = ['wasmBinary', 'scratchBytes', 'float16Array', 'backend'];
+const OPTIONS = ['wasmBinary', 'scratchBytes', 'float16Array', 'backend', 'worker'];
 const BACKENDS: readonly BackendName[] = ['wasm-simd', 'wasm', 'js'];
 
 /** Rejects createOps() for what the runtime lacks. */
@@ -54,13 +62,16 @@ const unsupported = (problem: string): never => {
  * returns its operators. Instances are independent: tensors of one cannot be
  * used with another.
  */
-export async function createOps(options: CreateOpsOptions = {}): Promise<Ops> {
+export async function createOps(options?: CreateOpsOptions & { worker?: false }): Promise<Ops>;
+export async function createOps(options: CreateOpsOptions & { worker: true }): Promise<WorkerOps>;
+export async function createOps(options?: CreateOpsOptions): Promise<Ops | WorkerOps>;
+export async function createOps(options: CreateOpsOptions = {}): Promise<Ops | WorkerOps> {
   const invalid = (problem: string): never => {
     throw new OnnxOpsError('INVALID_ARGUMENT', 'createOps', undefined, problem);
   };
   if (options === null || typeof options !== 'object') invalid(`options must be an object, got ${describe(options)}`);
   for (const key of Object.keys(options)) if (!OPTIONS.includes(key)) invalid(`unknown option ${JSON.stringify(key)}`);
-  const { backend, wasmBinary, scratchBytes: scratch = SCRATCH_BYTES, float16Array = false } = options;
+  const { backend, wasmBinary, scratchBytes: scratch = SCRATCH_BYTES, float16Array = false, worker = false } = options;
   if (backend !== undefined && !BACKENDS.includes(backend)) invalid(`backend must be 'wasm-simd', 'wasm' or 'js', got ${describe(backend)}`);
   if (typeof scratch !== 'number' || !Number.isSafeInteger(scratch) || scratch < 4096 || scratch > 2 ** 30) {
     invalid(`scratchBytes must be an integer from 4096 to 2^30, got ${describe(scratch)}`);
@@ -75,6 +86,8 @@ export async function createOps(options: CreateOpsOptions = {}): Promise<Ops> {
   if (float16Array && typeof Float16 !== 'function') {
     unsupported('this runtime has no Float16Array (float16Array: true needs it)');
   }
+  if (typeof worker !== 'boolean') invalid(`worker must be a boolean, got ${describe(worker)}`);
+  if (worker) return workerOps({ backend, wasmBinary, scratchBytes: scratch, float16Array });
   const float16 = float16Array ? Float16 : undefined;
   if (backend === 'js') return jsOps(float16);
   // What the engine can run, probed before anything is inflated or compiled:
@@ -129,7 +142,15 @@ async function jsOps(float16: TypedArrayConstructor | undefined): Promise<Ops> {
   return new Ops(new JsBackend({ WasmTensor, OnnxOpsError, bufferOf, byteOffsetOf, copyInto }, float16));
 }
 
+/** The worker form (worker/client.ts), a file of its own that only it loads; the worker runs createOps(options) itself. */
+async function workerOps(options: CreateOpsOptions): Promise<WorkerOps> {
+  const { createWorkerOps } = await import('./worker/client.js');
+  const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+  return createWorkerOps({ Ops, WasmTensor, OnnxOpsError, copyInto, bufferOf, startWebWorker: startWebWorker! }, given);
+}
+
 export { Ops } from './api/ops.js';
+export type { WorkerOps, TransferOption } from './worker/client.js';
 export { WasmTensor };
 export type { BackendName } from './backend/backend.js';
 export { OnnxOpsError, ERROR_CODES, type ErrorCode } from './errors.js';

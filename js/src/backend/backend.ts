@@ -36,6 +36,8 @@ export interface Backend {
    * them. Undefined when there is none.
    */
   readonly memoryBuffer: ArrayBufferLike | undefined;
+  /** True for the worker form's page side (worker/client.ts): its tensors live in a worker. */
+  readonly remote?: boolean;
   /**
    * Runs a checked call (check/prepare.ts filled it; the backend only reads
    * it): the result is `call.outTensor`, a new WasmTensor of this backend

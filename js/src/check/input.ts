@@ -9,6 +9,7 @@ import {
 import { type InputRef, OnnxOpsError, describe, showShape } from '../errors.js';
 import { CHECKED, TENSOR_MARK, WasmTensor } from '../api/tensor.js';
 import type { CheckScope } from '../call.js';
+import type { Backend } from '../backend/backend.js';
 import { checkFits, checkShape } from './shape.js';
 
 /**
@@ -98,7 +99,10 @@ function rejectTensor(scope: CheckScope, x: WasmTensor, input: InputRef): void {
       'not a tensor from ops.tensor(): a Proxy around one, or an object made from its prototype');
   }
   if (x.backend !== scope.owner) {
-    throw new OnnxOpsError('FOREIGN_TENSOR', scope.op, input, 'the tensor belongs to another createOps() instance');
+    const form = (b: Backend | undefined) => (b?.remote ? 'the worker form' : 'the sync API');
+    throw new OnnxOpsError('FOREIGN_TENSOR', scope.op, input, x.backend.remote === scope.owner?.remote
+      ? 'the tensor belongs to another createOps() instance'
+      : `the tensor belongs to ${form(x.backend)} and this call to ${form(scope.owner)}: each takes its own tensors only (no silent copy)`);
   }
   x.assertLive(scope.op, input);
 }

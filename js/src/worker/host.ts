@@ -1,0 +1,94 @@
+/**
+ * The worker form's worker: the file onnx-ops-wasm-worker.js, which
+ * createOps({ worker: true }) starts (worker/client.ts). It makes one
+ * instance with the sync API and runs the page's requests (worker/protocol.ts)
+ * one after another, in the order they came: the calls were checked on the
+ * page already, so here they are the sync API's calls on clean inputs.
+ */
+import { OnnxOpsError, WasmTensor, createOps, type Ops } from '../index.js';
+import type { Reply, Request, WireError } from './protocol.js';
+
+interface Port {
+  post(reply: Reply, transfer: Transferable[]): void;
+  listen(f: (request: Request) => void): void;
+}
+
+/** The page's end: Node's (and Deno's, Bun's) parentPort under worker_threads, the worker's global scope in browsers. */
+async function parent(): Promise<Port> {
+  const proc = (globalThis as { process?: { versions?: { node?: unknown }; getBuiltinModule?: (name: string) => unknown } }).process;
+  if (typeof proc?.versions?.node === 'string') {
+    const name = 'node:worker_threads';
+    const wt = (proc.getBuiltinModule?.(name) ?? await import(/* @vite-ignore */ /* webpackIgnore: true */ name)) as {
+      parentPort: { postMessage(m: unknown, t: Transferable[]): void; on(e: 'message', f: (m: Request) => void): void } | null;
+    };
+    const port = wt.parentPort;
+    if (port) return { post: (m, t) => port.postMessage(m, t), listen: (f) => port.on('message', f) };
+  }
+  const scope = globalThis as unknown as { postMessage(m: unknown, t: Transferable[]): void; onmessage: ((e: MessageEvent) => void) | null };
+  return { post: (m, t) => scope.postMessage(m, t), listen: (f) => { scope.onmessage = (e) => f(e.data as Request); } };
+}
+
+const wireError = (e: unknown, op: string): WireError => e instanceof OnnxOpsError
+  ? { code: e.code, op: e.op, input: e.input, name: e.name, message: e.message }
+  : { code: undefined, op, input: undefined, name: (e as Error)?.name ?? 'Error', message: (e as Error)?.message ?? String(e) };
+
+void parent().then((port) => {
+  let ops: Ops | undefined;
+  const tensors = new Map<number, WasmTensor>();
+  const tensor = (h: number): WasmTensor => {
+    const t = tensors.get(h);
+    if (!t) throw new Error(`onnx-ops-wasm worker: no tensor ${h}`);
+    return t;
+  };
+
+  /** One request: its answer and what the answer moves to the page. */
+  const run = (m: Exclude<Request, { t: 'init' | 'free' }>, o: Ops): [unknown, Transferable[]] => {
+    switch (m.t) {
+      case 'call': {
+        const inputs = m.inputs.map((w) => (typeof w === 'number' ? tensor(w) : w));
+        const options = { opset: m.opset, out: m.out ? tensor(m.out) : undefined };
+        const r = m.op === 'Max' ? o.max(inputs, options) : o.relu(inputs[0], options);
+        if (r instanceof WasmTensor) {
+          if (m.result) tensors.set(m.result, r);
+          return [undefined, []];
+        }
+        return [r, [r.data.buffer as ArrayBuffer]];
+      }
+      case 'tensor':
+        tensors.set(m.h, o.tensor(m.dtype, m.shape, m.data));
+        return [undefined, []];
+      case 'read': {
+        const r = tensor(m.h).toPlain();
+        return [r, [r.data.buffer as ArrayBuffer]];
+      }
+      case 'stats':
+        return [o.memoryStats(), []];
+      case 'trim':
+        o.trimMemory();
+        return [undefined, []];
+    }
+  };
+
+  port.listen((m) => {
+    if (m.t === 'init') {
+      createOps(m.options).then(
+        (made) => {
+          ops = made;
+          port.post({ t: 'ready', backend: made.backend }, []);
+        },
+        (e) => port.post({ t: 'failed', error: wireError(e, 'createOps') }, []));
+      return;
+    }
+    if (m.t === 'free') {
+      tensors.get(m.h)?.dispose();
+      tensors.delete(m.h);
+      return;
+    }
+    try {
+      const [value, transfer] = run(m, ops!);
+      port.post({ t: 'done', id: m.id, value: value as never }, transfer);
+    } catch (e) {
+      port.post({ t: 'error', id: m.id, error: wireError(e, m.t === 'call' ? m.op : m.t) }, []);
+    }
+  });
+});
