@@ -53,27 +53,24 @@ const WORKER_FILE = 'onnx-ops-wasm-worker.js';
 
 /** Starts the worker, waits until its instance is made, and returns the ops over it. */
 export async function createWorkerOps(core: WorkerCore, options: Record<string, unknown>): Promise<WorkerOps> {
-  const { OnnxOpsError } = core;
+  const failed = (why: string) => new core.OnnxOpsError('UNSUPPORTED_ENGINE', 'createOps', undefined,
+    `could not start the worker, ${WORKER_FILE} beside the library's file (a bundler that does not copy ` +
+    `new URL(..., import.meta.url) files, such as esbuild, needs it copied beside the bundle): ${why}`);
   let link: Link;
   try {
     link = await connect(core);
   } catch (e) {
-    throw new OnnxOpsError('UNSUPPORTED_ENGINE', 'createOps', undefined,
-      `could not start the worker (${WORKER_FILE} beside the library's file; a bundler that does not copy ` +
-      `new URL() files, such as esbuild, needs it copied beside the bundle): ${(e as Error)?.message ?? String(e)}`);
+    throw failed((e as Error)?.message ?? String(e));
   }
-  const ready = await new Promise<Reply>((resolve) => {
-    link.listen(resolve, (why) => resolve({ t: 'failed', error: { code: 'UNSUPPORTED_ENGINE', op: 'createOps', input: undefined, name: 'OnnxOpsError', message: why } }));
+  const ready = await new Promise<Reply | string>((resolve) => {
+    link.listen(resolve, resolve);
     link.hold(true);
     link.post({ t: 'init', options }, []);
   });
-  if (ready.t !== 'ready') {
+  if (typeof ready === 'string' || ready.t !== 'ready') {
     await link.terminate();
-    const error = ready.t === 'failed' ? ready.error : undefined;
-    if (error?.code === undefined || error.op !== 'createOps') {
-      throw new OnnxOpsError('UNSUPPORTED_ENGINE', 'createOps', undefined, `the worker did not start: ${error?.message ?? 'no answer'}`);
-    }
-    throw fromWire(core, error);
+    // The worker's createOps() failed as the sync one would (its error), or the worker did not start.
+    throw typeof ready === 'string' ? failed(ready) : ready.t === 'failed' ? fromWire(core, ready.error) : failed('no answer');
   }
   return new WorkerOps(core, link, ready.backend);
 }
@@ -291,7 +288,7 @@ export class WorkerOps {
     try {
       t = this.#ops.tensor(dtype, shape, data);
     } catch (e) {
-      return Promise.reject(e);
+      return this.#inTurn(e);
     }
     const written = this.#remote.written;
     const request: Request = { t: 'tensor', id: 0, h: t.address, dtype: t.dtype, shape: [...t.shape], data: written };
@@ -311,7 +308,7 @@ export class WorkerOps {
       if (tensor.backend !== this.#remote) throw new OnnxOpsError('FOREIGN_TENSOR', 'read', 0, 'the tensor belongs to another instance');
       tensor.assertLive('read', 0);
     } catch (e) {
-      return Promise.reject(e);
+      return this.#inTurn(e);
     }
     return this.send({ t: 'read', id: 0, h: tensor.address }, [], 'read') as Promise<Result>;
   }
@@ -354,6 +351,7 @@ export class WorkerOps {
     const closed = this.#refuse(op);
     if (closed) return closed;
     const remote = this.#remote;
+    const outer = remote.transfer; // a getter of this call's arguments may make another
     try {
       const t = options !== null && typeof options === 'object' ? (options as TransferOption).transfer : undefined;
       if (t !== undefined && typeof t !== 'boolean') {
@@ -362,10 +360,18 @@ export class WorkerOps {
       remote.transfer = t === true;
       return prepare() as unknown as Promise<Result | WasmTensor>;
     } catch (e) {
-      return Promise.reject(e);
+      return this.#inTurn(e);
     } finally {
-      remote.transfer = false;
+      remote.transfer = outer;
     }
+  }
+
+  /** A call's error found here, rejected in its turn: after the calls made before it settle. */
+  #inTurn(e: unknown): Promise<never> {
+    const fail = () => Promise.reject(e);
+    const p = this.#last.then(fail, fail);
+    this.#last = p;
+    return p;
   }
 
   /** A rejection for a call after close(). */
