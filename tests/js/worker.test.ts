@@ -230,7 +230,7 @@ describe('the worker form', () => {
     const script = (close: boolean) => `const { createOps } = require(${JSON.stringify(DIST)});
 createOps({ worker: true }).then(async (ops) => {
   const r = await ops.relu(new Float32Array([-1, 2]));
-  console.log(nums(r.data).join());
+  console.log(Array.from(r.data).join());
   ${close ? 'await ops.close();' : ''}
 });`;
     for (const close of [true, false]) {
