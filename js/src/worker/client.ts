@@ -17,7 +17,7 @@ import type { Call } from '../call.js';
 import type { CheckedInput } from '../check/input.js';
 import type { Reply, Request, WireError, WireInput } from './protocol.js';
 
-/** What the worker form takes from the main file (index.ts hands it in). */
+/** @internal What the worker form takes from the main file (index.ts hands it in). */
 export interface WorkerCore {
   Ops: typeof Ops;
   WasmTensor: typeof WasmTensor;
@@ -51,7 +51,7 @@ interface Link {
 type Pending = { resolve: (value: unknown) => void; reject: (e: unknown) => void };
 const WORKER_FILE = 'onnx-ops-wasm-worker.js';
 
-/** Starts the worker, waits until its instance is made, and returns the ops over it. */
+/** @internal Starts the worker, waits until its instance is made, and returns the ops over it. */
 export async function createWorkerOps(core: WorkerCore, options: Record<string, unknown>): Promise<WorkerOps> {
   const failed = (why: string) => new core.OnnxOpsError('UNSUPPORTED_ENGINE', 'createOps', undefined,
     `could not start the worker, ${WORKER_FILE} beside the library's file (a bundler that does not copy ` +
@@ -220,7 +220,15 @@ class RemoteBackend implements Backend {
   }
 }
 
-const ASYNC_DISPOSE: symbol = (Symbol as { asyncDispose?: symbol }).asyncDispose ?? Symbol.for('Symbol.asyncDispose');
+declare global {
+  // What TypeScript's esnext.disposable library declares, so that the declarations need no such lib.
+  interface SymbolConstructor {
+    readonly asyncDispose: unique symbol;
+  }
+}
+
+// Where the runtime lacks Symbol.asyncDispose, the key esbuild's and Babel's `await using` helpers then look up.
+const ASYNC_DISPOSE: typeof Symbol.asyncDispose = (Symbol.asyncDispose ?? Symbol.for('Symbol.asyncDispose')) as typeof Symbol.asyncDispose;
 
 /**
  * The operators of createOps({ worker: true }): the sync API's methods and
