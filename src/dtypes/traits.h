@@ -78,29 +78,24 @@ struct IeeeTraits {
     std::memcpy(&u, &x, sizeof u);
     return u;
   }
-  // The bits as a signed integer, the magnitude flipped where the sign is set:
-  // ordered as the numbers they encode (no NaN), -0 just below +0.
-  static S key1(Bits u) {
-    const S s = static_cast<S>(u);
-    return static_cast<S>(s ^ static_cast<S>((s >> (8 * sizeof(S) - 1)) & S(kMagnitude)));
+  static T from_bits1(Bits u) {
+    T x;
+    std::memcpy(&x, &u, sizeof x);
+    return x;
   }
-  // The first NaN, else the larger number (+0 above -0).
+  // The first NaN, else the larger number (+0 above -0): b where a is no NaN
+  // and not at or above b; where a == b, a & b (the same bits, or +0 from -0
+  // and +0). Float compares, integer selects (a float select would branch).
   static T max1(T a, T b) {
     const Bits ua = bits1(a), ub = bits1(b);
-    const bool take_b = ((ua & kMagnitude) <= kInfBits) & (((ub & kMagnitude) > kInfBits) | (key1(ub) > key1(ua)));
-    const Bits r = ua ^ ((ua ^ ub) & (Bits(0) - Bits(take_b)));
-    T out;
-    std::memcpy(&out, &r, sizeof out);
-    return out;
+    const Bits r = a == b ? ua & ub : ua;
+    return from_bits1((!(a >= b) & (a == a)) ? ub : r);
   }
   // +0 for the patterns at or below -inf's as signed integers (-0 down to
   // -inf: sign set and no NaN), else x.
   static T relu1(T x) {
     const Bits u = bits1(x);
-    const Bits r = u & (Bits(0) - Bits(static_cast<S>(u) > static_cast<S>(kInfBits | ~kMagnitude)));
-    T out;
-    std::memcpy(&out, &r, sizeof out);
-    return out;
+    return from_bits1(u & (Bits(0) - Bits(static_cast<S>(u) > static_cast<S>(kInfBits | ~kMagnitude))));
   }
 #ifdef ONNX_OPS_VECTOR
   using L = IeeeLanes<F>;

@@ -24,6 +24,12 @@ ONNX_OPS_KERNEL void vmax(size_t n, const typename Tr::T* a, const typename Tr::
   ONNX_OPS_VECTOR_LOOP
   for (; n >= kLanes; n -= kLanes, a += kLanes, b += kLanes, out += kLanes)
     wasm_v128_store(out, Tr::vmax(wasm_v128_load(a), wasm_v128_load(b)));
+#else
+  // Without the vector path, four elements a step by pointers, as vrelu.
+  ONNX_OPS_VECTOR_LOOP
+  for (; n >= 4; n -= 4, a += 4, b += 4, out += 4) {
+    for (size_t k = 0; k < 4; ++k) out[k] = Tr::max1(a[k], b[k]);
+  }
 #endif
   ONNX_OPS_SCALAR_LOOP
   for (size_t i = 0; i < n; ++i) out[i] = Tr::max1(a[i], b[i]);

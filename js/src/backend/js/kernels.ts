@@ -107,10 +107,13 @@ const keyedKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['
   },
   relu(n, x, out) {
     const s = x.w, r = out.w;
-    // +0 where the key is below zero's (flip) and the value is no NaN.
+    // Kept where u ^ flip lies above `keep`: for integers, where the key is at
+    // or above zero's (flip); for floats, where the view's signed value is
+    // above -inf's pattern (sign clear, or a NaN). One compare, no key.
+    const keep = m === 0 ? flip - 1 : inf - 2 ** shift;
     for (let i = 0; i < n; i++) {
       const v = s[i];
-      r[i] = v & ~(-((v ^ (((v >> shift) & m) | flip)) < flip) & (((v & m) - inf - 1) >> 31));
+      r[i] = v & -((v ^ flip) > keep);
     }
   },
 });
@@ -262,6 +265,12 @@ export function maxInto(dtype: KernelDType, inputs: readonly KernelOperand[], ou
   const o = k.views(out);
   // Inputs of the output's size or one value walk the output as one run.
   const flat = inputs.every((x) => x.length === size || x.length === 1);
+  if (flat && inputs.length === 2) {
+    // The common call, one run: no walk, no odometer.
+    const [a, b] = inputs.map((x): Run => ({ v: k.views(x), at: 0, step: x.length === size ? 1 : 0 }));
+    k.max(size, a, b, o, 0);
+    return;
+  }
   const { dims, steps } = flat ? { dims: [size], steps: inputs.map((x) => [x.length === size ? 1 : 0]) } : walkOf(inputs, outShape);
   const rank = dims.length;
   const run = rank === 0 ? 1 : dims[rank - 1];
