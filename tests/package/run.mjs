@@ -467,6 +467,26 @@ console.log(JSON.stringify({ result, sameGlobals: globalsBefore === globalsAfter
     assert.match(esm, /error BROADCAST_MISMATCH/);
   });
 
+  test('the worker form without its files beside the library: a typed UNSUPPORTED_ENGINE naming the missing file, and the process exits', async () => {
+    const dir = await consumer('missing-app', {}, {
+      'try.mjs': `import { createOps, OnnxOpsError } from 'onnx-ops-wasm';
+createOps({ worker: true }).then(() => console.log('resolved'), (e) => console.log(\`\${e instanceof OnnxOpsError} \${e.code} \${e.message}\`));
+`,
+      'try.cjs': `const { createOps, OnnxOpsError } = require('onnx-ops-wasm');
+createOps({ worker: true }).then(() => console.log('resolved'), (e) => console.log(\`\${e instanceof OnnxOpsError} \${e.code} \${e.message}\`));
+`,
+    });
+    const lib = join(dir, 'node_modules', 'onnx-ops-wasm', 'dist');
+    for (const file of ['onnx-ops-wasm-worker.js', 'worker-client.js']) {
+      for (const kind of ['esm', 'cjs']) rmSync(join(lib, kind, file));
+      for (const script of ['try.mjs', 'try.cjs']) {
+        const { stdout } = await run(process.execPath, [script], { cwd: dir, timeout: 20_000 });
+        const named = `${file.replace('.', '\\.')} beside the library's file`;
+        assert.match(stdout, new RegExp(`^true UNSUPPORTED_ENGINE createOps: could not (start the worker \\(|load )${named}`), `${script} without ${file}`);
+      }
+    }
+  });
+
   test('onnx-ops-wasm/wasm as esbuild\'s file asset: import and require() give its URL (as its types say), whose bytes createOps() takes', async () => {
     const esbuild = await import('esbuild');
     const app = await consumer('asset-app', { type: 'module' }, {
@@ -497,7 +517,8 @@ require('onnx-ops-wasm').createOps({ wasmBinary: readFileSync(join(__dirname, wa
 // ---- TypeScript ----------------------------------------------------------------------
 describe('TypeScript', () => {
   const esm = `import {
-  type DType, type OrtTensorData, type Result, type TensorLike, WasmTensor, OnnxOpsError, createOps, toOrt, toDType,
+  type DType, type OrtTensorData, type Result, type TensorLike, type TransferOption, type WorkerOps, WasmTensor, OnnxOpsError,
+  createOps, toOrt, toDType,
 } from 'onnx-ops-wasm';
 
 const ops = await createOps({ scratchBytes: 1 << 16 });
@@ -520,6 +541,26 @@ ops.relu(a, { opset: '13' });
 // @ts-expect-error a shape is an array
 ops.tensor('float32', 3);
 void [shape, dtype, w3, inputs, plain, ort, d];
+
+// The worker form: the same calls, Promises; its types need no DOM library.
+const wops: WorkerOps = await createOps({ worker: true });
+const wr: Result = await wops.max([a, new Float32Array(3)], { transfer: true, opset: 13 });
+const wt: WasmTensor = await wops.tensor('float32', [3]);
+const wt2: WasmTensor = await wops.relu(wt, { out: wt });
+const read: Result = await wops.read(wt2);
+const transfer: TransferOption = { transfer: false };
+const close: () => Promise<void> = wops[Symbol.asyncDispose];
+// @ts-expect-error the worker form's ops return Promises
+const notYet: Result = wops.relu(a);
+await wops.close();
+void [wr, read, transfer, close, notYet];
+`;
+  // `await using` needs TypeScript's esnext.disposable library (AsyncDisposable), as any `await using` does.
+  const awaitUsing = `import { createOps } from 'onnx-ops-wasm';
+{
+  await using ops = await createOps({ worker: true });
+  await ops.relu(new Float32Array(1));
+}
 `;
   const cjs = `import lib = require('onnx-ops-wasm');
 import { createOps, type Result } from 'onnx-ops-wasm';
@@ -601,6 +642,8 @@ void [r, s];
       'tsconfig.ort.json': tsconfig({ module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'] }, ['ort.ts']),
       'ort-input.ts': ortInput,
       'tsconfig.ort-input.json': tsconfig({ module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'] }, ['ort-input.ts']),
+      'await-using.ts': awaitUsing,
+      'tsconfig.await-using.json': tsconfig({ module: 'nodenext', moduleResolution: 'nodenext', lib: ['esnext'] }, ['await-using.ts']),
     }, ['onnxruntime-common']);
     // A package of type commonjs: its .ts files are CommonJS.
     cjsDir = await consumer('ts-cjs-app', { type: 'commonjs' }, {
@@ -622,6 +665,9 @@ void [r, s];
   }
   test('tsc --noEmit: toOrt() with onnxruntime-common\'s Tensor class', async () => {
     await sh(process.execPath, [nodeBin('typescript/bin/tsc'), '-p', 'tsconfig.ort.json'], dir);
+  });
+  test('tsc --noEmit: `await using` the worker form (lib esnext)', async () => {
+    await sh(process.execPath, [nodeBin('typescript/bin/tsc'), '-p', 'tsconfig.await-using.json'], dir);
   });
   test('tsc --noEmit: an onnxruntime-common Tensor as an op input', async () => {
     await sh(process.execPath, [nodeBin('typescript/bin/tsc'), '-p', 'tsconfig.ort-input.json'], dir);

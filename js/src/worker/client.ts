@@ -17,7 +17,7 @@ import type { Call } from '../call.js';
 import type { CheckedInput } from '../check/input.js';
 import type { Reply, Request, WireError, WireInput } from './protocol.js';
 
-/** What the worker form takes from the main file (index.ts hands it in). */
+/** What the worker form takes from the main file (index.ts hands it in). @internal */
 export interface WorkerCore {
   Ops: typeof Ops;
   WasmTensor: typeof WasmTensor;
@@ -51,22 +51,28 @@ interface Link {
 type Pending = { resolve: (value: unknown) => void; reject: (e: unknown) => void };
 const WORKER_FILE = 'onnx-ops-wasm-worker.js';
 
-/** Starts the worker, waits until its instance is made, and returns the ops over it. */
+/** Starts the worker, waits until its instance is made, and returns the ops over it. @internal */
 export async function createWorkerOps(core: WorkerCore, options: Record<string, unknown>): Promise<WorkerOps> {
   const { OnnxOpsError } = core;
+  // The worker's file not found (a browser reports it only as the worker's error event) or not startable.
+  const cannotStart = (why: string) => new OnnxOpsError('UNSUPPORTED_ENGINE', 'createOps', undefined,
+    `could not start the worker (${WORKER_FILE} beside the library's file; a bundler that does not copy ` +
+    `new URL() files, such as esbuild, needs it copied beside the bundle): ${why}`);
   let link: Link;
   try {
     link = await connect(core);
   } catch (e) {
-    throw new OnnxOpsError('UNSUPPORTED_ENGINE', 'createOps', undefined,
-      `could not start the worker (${WORKER_FILE} beside the library's file; a bundler that does not copy ` +
-      `new URL() files, such as esbuild, needs it copied beside the bundle): ${(e as Error)?.message ?? String(e)}`);
+    throw cannotStart((e as Error)?.message ?? String(e));
   }
-  const ready = await new Promise<Reply>((resolve) => {
-    link.listen(resolve, (why) => resolve({ t: 'failed', error: { code: 'UNSUPPORTED_ENGINE', op: 'createOps', input: undefined, name: 'OnnxOpsError', message: why } }));
+  const ready = await new Promise<Reply | string>((resolve) => {
+    link.listen(resolve, resolve);
     link.hold(true);
     link.post({ t: 'init', options }, []);
   });
+  if (typeof ready === 'string') {
+    await link.terminate();
+    throw cannotStart(ready);
+  }
   if (ready.t !== 'ready') {
     await link.terminate();
     const error = ready.t === 'failed' ? ready.error : undefined;
@@ -223,7 +229,15 @@ class RemoteBackend implements Backend {
   }
 }
 
-const ASYNC_DISPOSE: symbol = (Symbol as { asyncDispose?: symbol }).asyncDispose ?? Symbol.for('Symbol.asyncDispose');
+declare global {
+  // What TypeScript's esnext.disposable library declares, so that `await using` types without that lib (as api/tensor.ts does for dispose).
+  interface SymbolConstructor {
+    readonly asyncDispose: unique symbol;
+  }
+}
+
+// Where the runtime lacks Symbol.asyncDispose, the key esbuild's and Babel's `await using` helpers then look up.
+const ASYNC_DISPOSE: typeof Symbol.asyncDispose = (Symbol.asyncDispose ?? Symbol.for('Symbol.asyncDispose')) as typeof Symbol.asyncDispose;
 
 /**
  * The operators of createOps({ worker: true }): the sync API's methods and
