@@ -887,7 +887,7 @@ describe('browsers (headless Chromium)', () => {
     const dir = await consumer('vite-app', { type: 'module' }, {
       'index.html': html('/src/main.js'),
       'src/check.js': checkModule,
-      'src/main.js': mainModule("'onnx-ops-wasm'", "new URL('./worker.js', import.meta.url)"),
+      'src/main.js': mainModule("'onnx-ops-wasm'", "new URL('./worker.js', import.meta.url)", { fallbacks: true }),
       'src/worker.js': workerModule("'onnx-ops-wasm'"),
     });
     const warnings = [];
@@ -908,7 +908,8 @@ describe('browsers (headless Chromium)', () => {
       .includes(`new Worker(new URL("/assets/${workerAsset}",import.meta.url)`), 'the main chunk starts the bundled worker');
     const server = await serve([['/', join(dir, 'dist')]], () => ({ 'Content-Security-Policy': CSP }));
     try {
-      const { value, workers } = await openPage(server.url + '/', resultOrFailure);
+      const { value: { fallbacks, ...value }, workers } = await openPage(server.url + '/', resultOrFailure);
+      assert.deepEqual(fallbacks, [['wasm', [0, 2]], ['js', [0, 2]]], 'vite build: the worker form on the fallbacks');
       assertChecked(value, 'vite build');
       assertWorkerFile(workers, server.url, /^\/assets\/onnx-ops-wasm-worker-[\w-]+\.js$/, 'vite build');
     } finally {
@@ -926,13 +927,15 @@ describe('browsers (headless Chromium)', () => {
       const label = `vite dev server${optimizeDeps ? ', onnx-ops-wasm excluded from pre-bundling' : ''}`;
       try {
         const url = dev.resolvedUrls.local[0];
-        const { value, problems, workers } = await openPage(url, resultOrFailure, { allowProblems: !optimizeDeps });
+        const { value: { fallbacks, ...value }, problems, workers } = await openPage(url, resultOrFailure, { allowProblems: !optimizeDeps });
         if (optimizeDeps) {
+          assert.deepEqual(fallbacks, [['wasm', [0, 2]], ['js', [0, 2]]], `${label}: the worker form on the fallbacks`);
           assertChecked(value, label);
           assertWorkerFile(workers, new URL(url).origin, /\/node_modules\/onnx-ops-wasm\/dist\/esm\/onnx-ops-wasm-worker\.js$/, label);
           assert.deepEqual(warnings, [], `${label}: vite warned`);
         } else {
           assert.match(value.workerForm?.failed ?? '', /^true UNSUPPORTED_ENGINE createOps: could not load worker-client\.js beside the library's file/, label);
+          assert.deepEqual(fallbacks, value.workerForm, `${label}: the fallbacks fail alike`);
           assertChecked(value, label, value.workerForm);
           assert.deepEqual(problems.filter((p) => !p.includes('/node_modules/.vite/deps/worker-client.js') &&
             p !== 'console error: Failed to load resource: the server responded with a status of 404 (Not Found)'), [], `${label}: problems`);
