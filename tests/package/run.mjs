@@ -693,6 +693,36 @@ createOps({ worker: true }).then(() => console.log('resolved'), (e) => console.l
     }
   });
 
+  test('an esbuild bundle for Node: the worker form once its files are beside the bundle (format esm); a typed error where the CommonJS output empties import.meta', async () => {
+    const esbuild = await import('esbuild');
+    const app = await consumer('esbuild-node-app', { type: 'module' }, {
+      'src/main.js': `import { createOps, OnnxOpsError } from 'onnx-ops-wasm';
+createOps({ worker: true }).then(async (ops) => console.log(Array.from((await ops.relu(new Float32Array([-1, 2]))).data).join()),
+  (e) => console.log(\`\${e instanceof OnnxOpsError} \${e.code} \${e.message}\`));
+`,
+    });
+    for (const format of ['esm', 'cjs']) {
+      const result = await esbuild.build({
+        absWorkingDir: app, entryPoints: ['src/main.js'], outfile: `out/main.${format === 'esm' ? 'mjs' : 'cjs'}`,
+        bundle: true, format, platform: 'node', logLevel: 'silent',
+      });
+      assert.deepEqual([...result.warnings, ...result.errors], [], `esbuild (${format}) warned`);
+    }
+    // Run where the package is not installed: the bundle has only what sits beside it.
+    const out = join(app, 'out');
+    rmSync(join(app, 'node_modules'), { recursive: true });
+    const runs = async (file) => (await run(process.execPath, [file], { cwd: out, timeout: 20_000 })).stdout.trim();
+    const missing = (file) => new RegExp(`^true UNSUPPORTED_ENGINE createOps: could not (start the worker \\(|load )${file.replace('.', '\\.')} beside`);
+    assert.match(await runs('main.mjs'), missing('worker-client.js'));
+    assert.match(await runs('main.cjs'), missing('worker-client.js'));
+    cpSync(join(unpacked, 'dist', 'esm', 'worker-client.js'), join(out, 'worker-client.js'));
+    assert.match(await runs('main.mjs'), missing('onnx-ops-wasm-worker.js'));
+    cpSync(join(unpacked, 'dist', 'esm', 'onnx-ops-wasm-worker.js'), join(out, 'onnx-ops-wasm-worker.js'));
+    assert.equal(await runs('main.mjs'), '0,2');
+    // format cjs: import.meta is empty there, so no file URL can be made: the same typed error, ending in why.
+    assert.match(await runs('main.cjs'), /^true UNSUPPORTED_ENGINE createOps: could not load worker-client\.js beside .*: Invalid URL/);
+  });
+
   test('onnx-ops-wasm/wasm as esbuild\'s file asset: import and require() give its URL (as its types say), whose bytes createOps() takes', async () => {
     const esbuild = await import('esbuild');
     const app = await consumer('asset-app', { type: 'module' }, {
