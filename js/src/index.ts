@@ -144,7 +144,9 @@ async function jsOps(float16: TypedArrayConstructor | undefined): Promise<Ops> {
 
 /** The worker form (worker/client.ts), a file of its own that only it loads; the worker runs createOps(options) itself. */
 async function workerOps(options: CreateOpsOptions): Promise<WorkerOps> {
-  const { createWorkerOps } = await import('./worker/client.js');
+  // In a then(), so that a file URL that cannot be made (import.meta.url left empty by a bundle's CommonJS output) rejects alike.
+  const { createWorkerOps } = await Promise.resolve().then(() => import('./worker/client.js')).catch((e: Error) =>
+    unsupported(`could not load worker-client.js beside the library's file (a bundler that does not copy new URL() files, such as esbuild, needs it copied beside the bundle): ${e?.message}`));
   const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
   return createWorkerOps({ Ops, WasmTensor, OnnxOpsError, copyInto, bufferOf, startWebWorker: startWebWorker! }, given);
 }

@@ -28,6 +28,16 @@ test('Node CommonJS example', () => {
   expect(out).toContain("Relu int64 [ '0', '4611686018427387904' ]");
 });
 
+test('Node worker-form example (createOps({ worker: true }))', () => {
+  const out = run('worker-form.mjs');
+  expect(out).toContain('worker: true, backend: wasm-simd');
+  expect(out).toContain('Relu [ 2, 3 ] [ 0, 0, 0, 1, 2, 3 ] input kept [ -3, -1, 0, 1, 2, 3 ]');
+  expect(out).toContain('Max [ 3 ] [ 1, 1, 2.5 ] transferred input length 0');
+  expect(out).toContain('Relu int8 into out [ 0, 0, 0, 127 ]');
+  expect(out).toContain('Max in the worker, read [ 2, 2, 7 ]');
+  expect(out).toContain('error BROADCAST_MISMATCH: Max: input 1: shape [4]');
+});
+
 test('the shipped JavaScript never evaluates code (no eval, no Function constructor)', () => {
   const { readdirSync, readFileSync, statSync } = require('node:fs') as typeof import('node:fs');
   const files: string[] = [];
@@ -39,7 +49,7 @@ test('the shipped JavaScript never evaluates code (no eval, no Function construc
     }
   };
   walk(join(root, 'dist'));
-  const shipped = ['index.js', 'onnx-ops-wasm-scalar.js', 'backend-js.js'];
+  const shipped = ['index.js', 'onnx-ops-wasm-scalar.js', 'backend-js.js', 'worker-client.js', 'onnx-ops-wasm-worker.js'];
   expect(files.sort()).toEqual(['cjs', 'esm'].flatMap((kind) => shipped.map((f) => join(root, 'dist', kind, f))).sort());
   for (const f of files) {
     const text = readFileSync(f, 'utf8');

@@ -34,7 +34,10 @@ function declaredExports(file = TYPES) {
   const out = new Map();
   for (const sym of checker.getExportsOfModule(moduleSymbol)) {
     const target = sym.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(sym) : sym;
-    const value = (target.flags & ts.SymbolFlags.Value) !== 0;
+    // `export type { WorkerOps }`: a class whose type alone is exported (the module has no such value).
+    const spec = sym.declarations?.[0];
+    const typeOnly = spec !== undefined && ts.isExportSpecifier(spec) && (spec.isTypeOnly || spec.parent.parent.isTypeOnly);
+    const value = (target.flags & ts.SymbolFlags.Value) !== 0 && !typeOnly;
     const members = [];
     if (target.flags & (ts.SymbolFlags.Class | ts.SymbolFlags.Interface)) {
       for (const m of checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(target))) {

@@ -54,8 +54,8 @@ const WORKER_FILE = 'onnx-ops-wasm-worker.js';
 /** @internal Starts the worker, waits until its instance is made, and returns the ops over it. */
 export async function createWorkerOps(core: WorkerCore, options: Record<string, unknown>): Promise<WorkerOps> {
   const failed = (why: string) => new core.OnnxOpsError('UNSUPPORTED_ENGINE', 'createOps', undefined,
-    `could not start the worker, ${WORKER_FILE} beside the library's file (a bundler that does not copy ` +
-    `new URL(..., import.meta.url) files, such as esbuild, needs it copied beside the bundle): ${why}`);
+    `could not start the worker (${WORKER_FILE} beside the library's file; a bundler that does not copy ` +
+    `new URL() files, such as esbuild, needs it copied beside the bundle): ${why}`);
   let link: Link;
   try {
     link = await connect(core);
