@@ -436,9 +436,38 @@ for (const browser of BROWSERS) {
       assert.match(await textContent(page, '[data-testid="bench-status"]'), /onnxruntime-web was not included \(tick "compare with onnxruntime-web"\)/);
       assert.match(await textContent(page, '[data-testid="bench-status"]'), /0 live allocations/);
       await assertFreshNote(page, 10000);
+      const gaps = (await textContent(page, '[data-testid="bench-gaps"]')).trim();
+      assert.ok(Number(await getAttribute(page, '[data-testid="bench-gaps"]', 'data-sync-gap-ms')) > 0, gaps);
+      assert.equal(await getAttribute(page, '[data-testid="bench-gaps"]', 'data-worker-gap-ms'), null, 'no worker call unless ticked');
+      assert.match(gaps, /^Longest gap between this page's frames during one call: sync plain call [\d.]+ ms \(the call took [\d.]+ ms\); tick "also run in a worker"/);
       // a size where the fresh array's pages weigh more; which side it falls on is the machine's
       await runBenchPanel(page, 'Relu', 'float32', '1000000');
       await assertFreshNote(page, 1000000);
+    });
+  });
+
+  test(`[${browser}] "also run in a worker" times the worker form, and the page's frames go on during its call`, { timeout: TEST_TIMEOUT }, async () => {
+    await withDemo(browser, '09-benchmark-worker', async (page, { server, requests }) => {
+      const at = () => page.evaluate(() => document.querySelector('[data-testid="bench-pulse"]').style.transform);
+      const x0 = await at();
+      await new Promise((r) => setTimeout(r, 300));
+      assert.notEqual(await at(), x0, 'the indicator moves on its own');
+      await check(page, '[data-testid="bench-worker"]');
+      await runBenchPanel(page, 'Max', 'float32', '1000000');
+      const rows = await evalAll(page, '[data-testid="bench-results"] tbody tr', (trs) =>
+        trs.map((tr) => ({ name: tr.dataset.name, check: tr.querySelector('[data-testid="bench-check"]')?.textContent ?? tr.textContent })));
+      assert.deepEqual(rows, ['onnx-ops-wasm', 'onnx-ops-wasm zero-copy', 'onnx-ops-wasm worker', 'plain JS loop'].map((name) => ({ name, check: 'matches JS' })));
+      const bars = await evalAll(page, '[data-testid="bench-svg"] rect[data-testid="bench-bar"]', (rs) => rs.map((r) => Number(r.dataset.rate)));
+      assert.ok(bars.length === 4 && bars.every((r) => r > 0), 'four bars with a throughput');
+      const gaps = (await textContent(page, '[data-testid="bench-gaps"]')).trim();
+      assert.equal(await getAttribute(page, '[data-testid="bench-gaps"]', 'data-ok'), 'true', gaps);
+      for (const k of ['data-sync-gap-ms', 'data-worker-gap-ms', 'data-frame-ms']) {
+        assert.ok(Number(await getAttribute(page, '[data-testid="bench-gaps"]', k)) > 0, `${k}: ${gaps}`);
+      }
+      assert.match(gaps, /sync plain call [\d.]+ ms \(the call took [\d.]+ ms\); worker form with \{ transfer: true \} [\d.]+ ms \(the call took [\d.]+ ms\)\. The page draws a frame every [\d.]+ ms when idle\.$/);
+      // the library's own worker file, from the page's origin (no blob: URL)
+      assert.ok(requests.includes(`${server.url}dist/esm/onnx-ops-wasm-worker.js`), 'the worker came from /dist/esm/');
+      assert.match(await textContent(page, '[data-testid="bench-status"]'), /done/);
     });
   });
 
