@@ -17,16 +17,19 @@
 // this file too, so Node's modules are loaded only by the driver.
 
 import { randomData } from './common.mjs';
-import { timeRounds } from './rounds.mjs';
+import { timeRounds, timerStep } from './rounds.mjs';
 import { measurePageCost } from './page-cost.mjs';
 
 export const SIZES = [16, 1e3, 1e5, 1e6, 4e6];
 export const GAP_N = 4e6;
+/** Zero-copy calls in a row in the gap test's control: the worker busy as long as a plain call, touching no fresh page. */
+const CHAIN = 40;
 export const FORMS = [
   { id: 'sync', label: 'sync `ops.max()`' },
   { id: 'worker', label: 'worker form, inputs copied' },
   { id: 'transfer', label: 'worker form, `{ transfer: true }`' },
   { id: 'tensors', label: 'worker form, tensors in the worker, `out` tensor' },
+  { id: 'chain', label: `the same, ${CHAIN} calls one after another (no fresh memory)` },
 ];
 
 const call = (ops, op, inputs, options) => (op === 'relu' ? ops.relu(inputs[0], options) : ops.max(inputs, options));
@@ -39,18 +42,6 @@ function assertSame(got, want, what) {
   const g = new Uint32Array(got.buffer, got.byteOffset, got.length), w = new Uint32Array(want.buffer, want.byteOffset, want.length);
   if (g.length !== w.length) throw new Error(`${what}: ${g.length} elements, want ${w.length}`);
   for (let i = 0; i < w.length; i++) if (g[i] !== w[i]) throw new Error(`${what}: element ${i} differs from the sync call's`);
-}
-
-/** The smallest step performance.now() takes here, in ms. */
-function timerStep() {
-  let best = Infinity;
-  for (let k = 0; k < 20; k++) {
-    const a = performance.now();
-    let b = a;
-    while (b === a) b = performance.now();
-    best = Math.min(best, b - a);
-  }
-  return best;
 }
 
 /**
@@ -146,6 +137,7 @@ export async function runWorkerBench({ createOps, sizes = SIZES, rounds = 9, bat
       transfer: (moved) => call(worker, 'max2', moved, { transfer: true }),
       // no data crosses and no fresh memory is touched: what is left is the machine's
       tensors: () => call(worker, 'max2', kept, { out: keptOut }),
+      chain: async () => { for (let i = 0; i < CHAIN; i++) await call(worker, 'max2', kept, { out: keptOut }); },
     };
     const kept = [await worker.tensor('float32', [gapN], a), await worker.tensor('float32', [gapN], b)];
     const keptOut = await worker.tensor('float32', [gapN]);
@@ -251,7 +243,7 @@ async function main() {
 function markdown(meta, r, gaps, { pageCostCell, fmtN }) {
   const ms = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
   const us = (v) => { const a = Math.abs(v); return a >= 1e4 ? Math.round(v).toLocaleString('en') : a >= 100 ? v.toFixed(0) : a >= 10 ? v.toFixed(1) : v.toFixed(2); };
-  const x = (a, b) => `${(a / b).toFixed(a / b >= 10 ? 0 : 2)}×`;
+  const x = (a, b) => (b > 0 ? `${(a / b).toFixed(a / b >= 10 ? 0 : 2)}×` : 'n/a'); // a coarse clock can read a batch as 0
   const xx = (c, id) => `${x(c[id].median_us, c.sync.median_us)} <sub>${x(c[id].min_us, c.sync.min_us)}</sub>`;
   const busy = Math.max(meta.loadavgStart[0], meta.loadavgEnd[0]) > meta.cores * 0.75;
   const rt = r.roundTrip.median_us;
@@ -272,6 +264,8 @@ function markdown(meta, r, gaps, { pageCostCell, fmtN }) {
     `${gaps.sync.runs} runs of each form, interleaved; inputs made before the call (target for \`{ transfer: true }\`: at most 5 ms).`, '',
     '| call | longest gap, median | worst | call, median | pings during the call |', '|---|---:|---:|---:|---:|',
     ...FORMS.map((f) => `| ${f.label} | ${ms(gaps[f.id].median_ms)} ms | ${ms(gaps[f.id].worst_ms)} ms | ${ms(gaps[f.id].call_ms)} ms | ${Math.round(gaps[f.id].pings)} |`), '',
+    'The last two rows are controls: no data crosses and no fresh page is touched (the last keeps the worker busy about',
+    'as long as a plain call), so what they show is the machine\'s, not the form\'s.',
     `With no call, the longest gap between pings in the ${IDLE_MS} ms before each: median ${ms(median(FORMS.flatMap((f) => r.gaps[f.id].map((g) => g.idle_gap_ms))))} ms.`, '',
     '## The cost of the form: worker-form call time over the sync plain call\'s', '',
     `µs per call, awaited one after another, median of ${meta.settings.rounds} interleaved rounds of batches of at least ${meta.settings.batchMs} ms`,
