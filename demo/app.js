@@ -735,6 +735,7 @@ async function runBench() {
   $('#bench-chart').replaceChildren();
   $('#bench-table').replaceChildren();
   showFreshNote(null);
+  showGapNote(null);
   await nextFrame();
 
   const rows = [];
@@ -775,6 +776,19 @@ async function runBench() {
     },
     { name: 'plain JS loop', detail: 'a for loop over typed arrays', fn: js },
   ];
+  const useWorker = $('#bench-worker').checked;
+  if (useWorker) {
+    contestants.splice(2, 0, {
+      name: 'onnx-ops-wasm worker',
+      detail: 'createOps({ worker: true }): await ops.max(), inputs copied',
+      async setup() { this.ops = await workerOps(); },
+      async fn() {
+        return (await (op === 'Max'
+          ? this.ops.max([{ dtype, shape: [n], data: a }, { dtype, shape: [n], data: b }], { opset })
+          : this.ops.relu({ dtype, shape: [n], data: a }, { opset }))).data;
+      },
+    });
+  }
 
   const { ort, reason: ortReason } = await getOrt();
   renderOrtBadge();
@@ -812,6 +826,8 @@ async function runBench() {
     status.textContent = 'Timing a fresh array of the result\'s size…';
     await nextFrame();
     await showFreshShare(rows.find((r) => r.name === 'onnx-ops-wasm'), Ctor, n);
+    status.textContent = 'One call of each form while the page draws frames…';
+    await showGaps({ op, dtype, n, a, b, opset, expected, useWorker });
   } finally {
     btn.disabled = false;
   }
@@ -864,6 +880,97 @@ function showFreshNote(f) {
   el.textContent = dominates
     ? `Fresh arrays dominate what was measured: ${what} This machine charges that much for fresh memory, and every plain call's result array pays it (the JS loop's and onnxruntime-web's too); pass { out } or keep tensors in wasm memory (zero-copy) to avoid it.`
     : `${what[0].toUpperCase()}${what.slice(1)}`;
+}
+
+// ---------------------------------------------------------------- the page's frames
+
+/** The worker form, started when the benchmark first asks for it. */
+let workerOpsPromise = null;
+function workerOps() {
+  workerOpsPromise ??= createOps({ worker: true }).catch((e) => {
+    workerOpsPromise = null;
+    throw e;
+  });
+  return workerOpsPromise;
+}
+
+const nextAnimationFrame = () => new Promise((r) => requestAnimationFrame(r));
+
+/** The indicator: moved on every animation frame, so it stops whenever the page's thread is busy. */
+function animatePulse(now) {
+  const dot = $('#bench-pulse');
+  const span = dot.parentElement.clientWidth - dot.offsetWidth;
+  const phase = (now / 1500) % 2; // there and back in 3 s
+  dot.style.transform = `translateX(${(span * (phase < 1 ? phase : 2 - phase)).toFixed(1)}px)`;
+  requestAnimationFrame(animatePulse);
+}
+
+/**
+ * Runs `run` (a call) right after an animation frame and resolves to
+ * { gapMs, callMs, frameMs, result }: the longest time between two of the
+ * page's frames, from that one to the first after the call returned; the
+ * call's time; and the usual time between frames (the median step of the
+ * six frames before). Frames are stamped with performance.now() when they
+ * run (a frame's own timestamp may be older than a stall).
+ */
+async function longestFrameGap(run) {
+  const log = [];
+  let on = true;
+  let ready;
+  const six = new Promise((r) => { ready = r; });
+  const tick = () => {
+    log.push(performance.now());
+    if (log.length === 6) ready();
+    if (on) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  await six;
+  const t0 = performance.now();
+  const result = await run();
+  const callMs = performance.now() - t0;
+  await nextAnimationFrame();
+  await nextAnimationFrame();
+  on = false;
+  let gapMs = 0;
+  for (let i = 5; i + 1 < log.length; i++) gapMs = Math.max(gapMs, log[i + 1] - log[i]);
+  const steps = log.slice(1, 6).map((t, i) => t - log[i]).sort((x, y) => x - y);
+  return { gapMs, callMs, frameMs: steps[2], result };
+}
+
+/**
+ * One sync plain call, and with the worker toggle one worker-form call with
+ * { transfer: true } (fresh copies of the inputs, made before), each while
+ * the page counts its frames: the longest frame gap shows whether the page
+ * stalled. Both results are checked against the JS loop's.
+ */
+async function showGaps({ op, dtype, n, a, b, opset, expected, useWorker }) {
+  const inputs = (x, y) => (op === 'Max' ? [{ dtype, shape: [n], data: x }, { dtype, shape: [n], data: y }] : [{ dtype, shape: [n], data: x }]);
+  const call = (o, options) => (op === 'Max' ? o.max(options.inputs, options) : o.relu(options.inputs[0], options));
+  const sync = await longestFrameGap(() => call(ops, { inputs: inputs(a, b), opset }));
+  let worker = null;
+  if (useWorker) {
+    const w = await workerOps();
+    const moved = inputs(a.slice(), b.slice());
+    worker = await longestFrameGap(() => call(w, { inputs: moved, opset, transfer: true }));
+  }
+  showGapNote({ sync, worker, ok: sameData(sync.result.data, expected) && (!worker || sameData(worker.result.data, expected)) });
+}
+
+function showGapNote(g) {
+  const el = $('#bench-gaps');
+  for (const k of ['syncGapMs', 'workerGapMs', 'frameMs', 'ok']) delete el.dataset[k];
+  if (!g) {
+    el.textContent = '';
+    return;
+  }
+  const part = (r) => `${fmtMs(r.gapMs)} ms (the call took ${fmtMs(r.callMs)} ms)`;
+  el.dataset.syncGapMs = String(g.sync.gapMs);
+  if (g.worker) el.dataset.workerGapMs = String(g.worker.gapMs);
+  el.dataset.frameMs = String(g.sync.frameMs);
+  el.dataset.ok = String(g.ok);
+  el.textContent = `Longest gap between this page's frames during one call: sync plain call ${part(g.sync)}; `
+    + (g.worker ? `worker form with { transfer: true } ${part(g.worker)}. ` : 'tick "also run in a worker" to compare the worker form. ')
+    + `The page draws a frame every ${fmtMs(g.sync.frameMs)} ms when idle.${g.ok ? '' : ' A RESULT DIFFERS from the JS loop\'s.'}`;
 }
 
 const fmtMs = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 1 ? ms.toFixed(2) : ms.toFixed(3));
@@ -942,6 +1049,7 @@ async function renderOrtBadge() {
 // ---------------------------------------------------------------- start
 
 function wire() {
+  requestAnimationFrame(animatePulse);
   for (const r of document.querySelectorAll('input[name="op"]')) {
     r.addEventListener('change', () => {
       state.op = r.value;

@@ -7,23 +7,11 @@ import { createOps } from '/dist/esm/index.js';
 import { workloads } from '/bench/check.mjs';
 import { prepareCase } from '/bench/cases.mjs';
 import { createOrtPeer, createTfjsPeer, createJsPeer, createCopyLimit } from '/bench/peers.mjs';
-import { timeRounds } from '/bench/rounds.mjs';
+import { timeRounds, timerStep } from '/bench/rounds.mjs';
 import { runFresh } from '/bench/fresh.mjs';
 import { measurePageCost } from '/bench/page-cost.mjs';
 
 let ctx;
-
-/** The smallest step performance.now() takes here, in ms. */
-function timerStep() {
-  let best = Infinity;
-  for (let k = 0; k < 20; k++) {
-    const a = performance.now();
-    let b = a;
-    while (b === a) b = performance.now();
-    best = Math.min(best, b - a);
-  }
-  return best;
-}
 
 async function init({ ortUrl, ortDir, tfjsWasmDir, peers: wanted }) {
   const ops = await createOps();

@@ -207,6 +207,14 @@ async function runBenchPanel(page, op, dtype, size) {
   await click(page, '[data-testid="bench-run"]');
   await waitFor(page, '[data-testid="bench-status"][data-state="done"]', { timeout: 30_000 });
 }
+/** The benchmark table's rows, in order, each matching the JS loop, and a bar with a throughput for each. */
+async function assertBenchRows(page, names) {
+  const rows = await evalAll(page, '[data-testid="bench-results"] tbody tr', (trs) =>
+    trs.map((tr) => ({ name: tr.dataset.name, check: tr.querySelector('[data-testid="bench-check"]')?.textContent ?? tr.textContent })));
+  assert.deepEqual(rows, names.map((name) => ({ name, check: 'matches JS' })));
+  const bars = await evalAll(page, '[data-testid="bench-svg"] rect[data-testid="bench-bar"]', (rs) => rs.map((r) => Number(r.dataset.rate)));
+  assert.ok(bars.length === names.length && bars.every((r) => r > 0), `${names.length} bars with a throughput`);
+}
 /**
  * The sentence under the benchmark table: a fresh array of the result's size,
  * timed alone in the same run, against the plain call; "Fresh arrays dominate"
@@ -436,9 +444,34 @@ for (const browser of BROWSERS) {
       assert.match(await textContent(page, '[data-testid="bench-status"]'), /onnxruntime-web was not included \(tick "compare with onnxruntime-web"\)/);
       assert.match(await textContent(page, '[data-testid="bench-status"]'), /0 live allocations/);
       await assertFreshNote(page, 10000);
+      const gaps = (await textContent(page, '[data-testid="bench-gaps"]')).trim();
+      assert.ok(Number(await getAttribute(page, '[data-testid="bench-gaps"]', 'data-sync-gap-ms')) > 0, gaps);
+      assert.equal(await getAttribute(page, '[data-testid="bench-gaps"]', 'data-worker-gap-ms'), null, 'no worker call unless ticked');
+      assert.match(gaps, /^Longest gap between this page's frames during one call: sync plain call [\d.]+ ms \(the call took [\d.]+ ms\); tick "also run in a worker"/);
       // a size where the fresh array's pages weigh more; which side it falls on is the machine's
       await runBenchPanel(page, 'Relu', 'float32', '1000000');
       await assertFreshNote(page, 1000000);
+    });
+  });
+
+  test(`[${browser}] "also run in a worker" times the worker form, and the page's frames go on during its call`, { timeout: TEST_TIMEOUT }, async () => {
+    await withDemo(browser, '09-benchmark-worker', async (page, { server, requests }) => {
+      const at = () => page.evaluate(() => document.querySelector('[data-testid="bench-pulse"]').style.transform);
+      const x0 = await at();
+      await new Promise((r) => setTimeout(r, 300));
+      assert.notEqual(await at(), x0, 'the indicator moves on its own');
+      await check(page, '[data-testid="bench-worker"]');
+      await runBenchPanel(page, 'Max', 'float32', '1000000');
+      await assertBenchRows(page, ['onnx-ops-wasm', 'onnx-ops-wasm zero-copy', 'onnx-ops-wasm worker', 'plain JS loop']);
+      const gaps = (await textContent(page, '[data-testid="bench-gaps"]')).trim();
+      assert.equal(await getAttribute(page, '[data-testid="bench-gaps"]', 'data-ok'), 'true', gaps);
+      for (const k of ['data-sync-gap-ms', 'data-worker-gap-ms', 'data-frame-ms']) {
+        assert.ok(Number(await getAttribute(page, '[data-testid="bench-gaps"]', k)) > 0, `${k}: ${gaps}`);
+      }
+      assert.match(gaps, /sync plain call [\d.]+ ms \(the call took [\d.]+ ms\); worker form with \{ transfer: true \} [\d.]+ ms \(the call took [\d.]+ ms\)\. The page draws a frame every [\d.]+ ms when idle\.$/);
+      // the library's own worker file, from the page's origin (no blob: URL)
+      assert.ok(requests.includes(`${server.url}dist/esm/onnx-ops-wasm-worker.js`), 'the worker came from /dist/esm/');
+      assert.match(await textContent(page, '[data-testid="bench-status"]'), /done/);
     });
   });
 
@@ -452,11 +485,7 @@ for (const browser of BROWSERS) {
       assert.equal(await getAttribute(page, '[data-testid="bench-ort"]', 'data-present'), 'true', `onnxruntime-web did not load: ${badge}`);
       assert.match(badge, /^onnxruntime-web 1\.\d+\.\d+: loaded from \/ort\/ort\.wasm\.min\.mjs$/);
       await runBenchPanel(page, 'Relu', 'float32', '1000');
-      const rows = await evalAll(page, '[data-testid="bench-results"] tbody tr', (trs) =>
-        trs.map((tr) => ({ name: tr.dataset.name, check: tr.querySelector('[data-testid="bench-check"]')?.textContent ?? tr.textContent })));
-      assert.deepEqual(rows, ['onnx-ops-wasm', 'onnx-ops-wasm zero-copy', 'plain JS loop', 'onnxruntime-web'].map((name) => ({ name, check: 'matches JS' })));
-      const bars = await evalAll(page, '[data-testid="bench-svg"] rect[data-testid="bench-bar"]', (rs) => rs.map((r) => Number(r.dataset.rate)));
-      assert.ok(bars.length === 4 && bars.every((r) => r > 0), 'four bars with a throughput');
+      await assertBenchRows(page, ['onnx-ops-wasm', 'onnx-ops-wasm zero-copy', 'plain JS loop', 'onnxruntime-web']);
       assert.doesNotMatch(await textContent(page, '[data-testid="bench-status"]'), /onnxruntime-web was/);
       await assertFreshNote(page, 1000);
       assert.ok(requests.includes(`${server.url}ort/ort.wasm.min.mjs`), 'imported from /ort/');
