@@ -146,7 +146,7 @@ async function jsOps(float16: TypedArrayConstructor | undefined): Promise<Ops> {
 async function workerOps(options: CreateOpsOptions): Promise<WorkerOps> {
   const { createWorkerOps } = await import('./worker/client.js');
   const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-  return createWorkerOps({ Ops, WasmTensor, OnnxOpsError, copyInto, bufferOf, startWebWorker: startWebWorker! }, given);
+  return createWorkerOps({ Ops, WasmTensor, OnnxOpsError, copyInto, bufferOf, byteOffsetOf, startWebWorker: startWebWorker! }, given);
 }
 
 export { Ops } from './api/ops.js';
