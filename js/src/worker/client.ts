@@ -380,6 +380,7 @@ export class WorkerOps {
     const closed = this.#refuse(op);
     if (closed) return closed;
     const remote = this.#remote;
+    const outer = remote.transfer; // a call made by a getter while another call is checked
     try {
       const t = options !== null && typeof options === 'object' ? (options as TransferOption).transfer : undefined;
       if (t !== undefined && typeof t !== 'boolean') {
@@ -390,7 +391,7 @@ export class WorkerOps {
     } catch (e) {
       return Promise.reject(e);
     } finally {
-      remote.transfer = false;
+      remote.transfer = outer;
     }
   }
 

@@ -92,6 +92,16 @@ export function workerCases(lib: Lib, ops: () => Promise<Ops>, env: Env): Case[]
       const want2 = refMax([{ dtype: 'int16', shape: [5], data: a.slice() }, { dtype: 'int16', shape: [5], data: b.slice() }]).bytes;
       sameBits((await o.max([a, b], { transfer: true })).data, want2, 2, 'two views of one buffer');
       eq(buf.byteLength, 0, 'their buffer moved');
+      // The inputs array's getter makes a call of its own (without transfer): this call still moves its inputs.
+      const first = ramp(4, 1);
+      const arr = [first, ramp(4, 2)];
+      const inner: Promise<unknown>[] = [];
+      Object.defineProperty(arr, 1, { get() { inner.push(o.relu(ramp(2, 3))); return ramp(4, 2); } });
+      const plain = (data: Float32Array) => ({ dtype: 'float32' as const, shape: [4], data });
+      sameBits((await o.max(arr, { transfer: true })).data, refMax([plain(ramp(4, 1)), plain(ramp(4, 2))]).bytes, 4, 'Max whose inputs array makes a call');
+      check(inner.length > 0, 'the getter ran');
+      await Promise.all(inner);
+      check(isDetached(first), 'the input read before the getter\'s call moved');
       const x = ramp(8, 4);
       const rx = await o.relu(x, { transfer: false });
       check(!isDetached(x), 'transfer: false copies');
