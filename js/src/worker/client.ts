@@ -164,7 +164,8 @@ class RemoteBackend implements Backend {
       const r = value as Result;
       if (!outArray) return r;
       try {
-        copyInto(outArray.data, r.data);
+        // The elements as out's own class: a float16 result that the worker made a Float16Array (float16Array: true) as its bits.
+        copyInto(outArray.data, new info.array(this.core.bufferOf(r.data), this.core.byteOffsetOf(r.data), size));
       } catch {
         throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out', 'out\'s buffer was detached or shrunk before the result arrived');
       }

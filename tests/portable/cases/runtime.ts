@@ -63,6 +63,11 @@ export function runtimeCases(lib: Lib, ops: () => Promise<Ops>, env: Env): Case[
       const r = (await o.relu({ dtype: 'float16', shape: [10], data: Uint16Array.from(BITS) })) as { data: ArrayBufferView };
       eq(kind(r.data), 'Float16Array', 'a plain result');
       sameBits(bitsOf(r.data), refRelu({ dtype: 'float16', shape: [10], data: Uint16Array.from(BITS) }), 2, 'its bits');
+      for (const out of [new Uint16Array(10), new F16Array!(10)]) {
+        const ro = (await o.relu({ dtype: 'float16', shape: [10], data: Uint16Array.from(BITS) }, { out })) as { data: ArrayBufferView };
+        eq(ro.data === out, true, `a ${kind(out)} out is the result's data`);
+        sameBits(out, refRelu({ dtype: 'float16', shape: [10], data: Uint16Array.from(BITS) }), 2, `the bits in a ${kind(out)} out`);
+      }
       const t = await o.tensor('float16', [10], f16bits(BITS));
       const data = await dataOf(o, t);
       eq(kind(data), 'Float16Array', o.worker ? 'a wasm tensor\'s data as ops.read() gives it' : 'a wasm tensor\'s data');
