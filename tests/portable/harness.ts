@@ -167,8 +167,6 @@ export async function failsOnnx(lib: Lib, op: string, fn: () => unknown, want: E
   return rejectsOnnx(lib, op, p as Promise<unknown>, want);
 }
 
-const isTensor = (lib: Lib, x: unknown): x is Tensor => x instanceof lib.WasmTensor;
-
 /**
  * The data of a result or tensor: a sync-API tensor's own view of its memory
  * (writes go to the tensor); the worker form's tensor is copied out with

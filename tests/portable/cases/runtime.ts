@@ -2,7 +2,7 @@
 // for float16 data, and `using` with Symbol.dispose for wasm tensors. The
 // first case checks that the engine has exactly the features the runner says
 // it has, so that no case below is left out unnoticed.
-import { type Case, type Env, type Features, type Lib, type Ops, type Tensor, check, closeOps, dataOf, eq, failsOnnx, formOf, rejectsOnnx, sameBits, bytesOf } from '../harness';
+import { type Case, type Env, type Features, type Lib, type Ops, check, closeOps, dataOf, eq, failsOnnx, formOf, rejectsOnnx, sameBits, bytesOf } from '../harness';
 import { refMax, refRelu } from '../reference';
 
 /** What this engine offers of what the suite tests. */
