@@ -37,6 +37,8 @@ export const RUNTIMES = [
   // The worker form: import in each Node, require in one; Deno; Bun both. `bigMemory`:
   // the one worker-form run that fills a 4 GiB memory (seconds of page faults each).
   { name: 'node20-worker-form', command: ['/usr/bin/node'], forms: ['esm', 'cjs'], expect: noF16, worker: true },
+  // The worker's own createOps() chooses its backend: the js one where there is no WebAssembly.
+  { name: 'node20-jitless-worker-form', command: ['/usr/bin/node', '--jitless'], forms: ['esm'], expect: noF16, expectBackend: 'js', worker: true },
   { name: 'node22-worker-form', command: [`${modules}node22/bin/node`], forms: ['esm'], expect: noF16, worker: true },
   { name: 'node24-worker-form', command: [`${modules}node24/bin/node`], forms: ['esm'], expect: all, worker: true, bigMemory: true },
   { name: 'node26-worker-form', command: [`${modules}node26/bin/node`], forms: ['esm'], expect: all, worker: true },
