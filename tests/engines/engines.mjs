@@ -67,9 +67,10 @@ export const BROWSERS = {
     runs: [{ where: 'page', expectBackend: 'wasm' }],
   },
   // A page whose policy lets scripts of its origin run but no wasm compile. The suite
-  // compiles its `using` case with new Function, which the policy refuses too.
+  // compiles its `using` case with new Function, which the policy refuses too. The
+  // worker form's worker, served under the same policy, chooses the js backend as well.
   'chromium-csp': {
     browser: 'chromium', expect: { ...all, using: false }, csp: "script-src 'self'",
-    runs: [{ where: 'page', expectBackend: 'js' }, { where: 'worker', expectBackend: 'js' }],
+    runs: [{ where: 'page', expectBackend: 'js' }, { where: 'worker', expectBackend: 'js' }, { where: 'page', form: 'worker', expectBackend: 'js' }],
   },
 };
