@@ -5,7 +5,7 @@
 # browser drivers' own test, the demo's end-to-end tests in Chromium, Firefox
 # and WebKit, the packed package in throwaway consumer projects, and the
 # portable suite in every engine (Node 20-26, Deno, Bun, the three browsers'
-# pages and workers).
+# pages and workers), and through the worker form in each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$SECONDS

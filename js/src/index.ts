@@ -148,7 +148,7 @@ async function workerOps(options: CreateOpsOptions): Promise<WorkerOps> {
   const { createWorkerOps } = await Promise.resolve().then(() => import('./worker/client.js')).catch((e: Error) =>
     unsupported(`could not load worker-client.js beside the library's file (a bundler that does not copy new URL() files, such as esbuild, needs it copied beside the bundle): ${e?.message}`));
   const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-  return createWorkerOps({ Ops, WasmTensor, OnnxOpsError, copyInto, bufferOf, startWebWorker: startWebWorker! }, given);
+  return createWorkerOps({ Ops, WasmTensor, OnnxOpsError, copyInto, bufferOf, byteOffsetOf, startWebWorker: startWebWorker! }, given);
 }
 
 export { Ops } from './api/ops.js';

@@ -1,7 +1,8 @@
 // The portable suite in a browser (tests/browsers/drivers.mjs): the consumer
 // project served on 127.0.0.1, cross-origin isolated (COOP/COEP, so that
 // SharedArrayBuffer exists as it does for sites that opt in), and the suite
-// run in the page and in a module worker that the page starts. The library is
+// run in the page and in a module worker that the page starts, and in the
+// page through the library's worker form (whose worker it starts). The library is
 // imported from the installed package's dist/esm, as a page without a
 // bundler would.
 import { writeFileSync } from 'node:fs';
@@ -74,8 +75,11 @@ export async function runInBrowser(name, dir, { browser: driver, expect, runs, c
       for (let i = 0; i < 500 && !window.suiteReady; i++) await new Promise((r) => setTimeout(r, 20));
       if (!window.suiteReady) throw new Error('the page did not load the library and the suite');
     });
-    for (const { where, backend, expectBackend } of runs) {
-      const env = { engine: `${name}-${where}${backend ? `-${backend}` : ''}`, expect, bigMemory: false, backend, expectBackend };
+    for (const { where, backend, expectBackend, form = 'sync' } of runs) {
+      const env = {
+        engine: `${name}-${where}${backend ? `-${backend}` : ''}${form === 'worker' ? '-worker-form' : ''}`,
+        expect, bigMemory: false, backend, expectBackend, form,
+      };
       try {
         const report = await page.evaluate((e, w) => (w === 'page' ? window.runInPage(e) : window.runInWorker(e)), env, where);
         reports.push({ ...report, version: browser.version });

@@ -18,7 +18,8 @@ const noF16 = { ...all, float16Array: false, using: false };
  * Server-side runtimes: the command that runs an ES module file, and the
  * forms of the library they load. `backend`: the suite forces that backend
  * in every createOps(); `expectBackend`: the engine lacks a feature, and
- * createOps() must choose that backend by itself.
+ * createOps() must choose that backend by itself; `worker`: every
+ * createOps() of the suite asks for the worker form (node:worker_threads).
  */
 export const RUNTIMES = [
   { name: 'node20', command: ['/usr/bin/node'], forms: ['esm', 'cjs'], expect: noF16 },
@@ -33,20 +34,31 @@ export const RUNTIMES = [
   { name: 'node26', command: [`${modules}node26/bin/node`], forms: ['esm', 'cjs'], expect: all },
   { name: 'deno', command: [binary('deno/deno', '@deno/linux-x64-glibc/deno'), 'run', '-A', '--node-modules-dir=manual'], forms: ['esm'], expect: all },
   { name: 'bun', command: [binary('bun/bin/bun.exe', '@oven/bun-linux-x64/bin/bun')], forms: ['esm', 'cjs'], expect: all },
+  // The worker form: import in each Node, require in one; Deno; Bun both. `bigMemory`:
+  // the one worker-form run that fills a 4 GiB memory (seconds of page faults each).
+  { name: 'node20-worker-form', command: ['/usr/bin/node'], forms: ['esm', 'cjs'], expect: noF16, worker: true },
+  // The worker's own createOps() chooses its backend: the js one where there is no WebAssembly.
+  { name: 'node20-jitless-worker-form', command: ['/usr/bin/node', '--jitless'], forms: ['esm'], expect: noF16, expectBackend: 'js', worker: true },
+  { name: 'node22-worker-form', command: [`${modules}node22/bin/node`], forms: ['esm'], expect: noF16, worker: true },
+  { name: 'node24-worker-form', command: [`${modules}node24/bin/node`], forms: ['esm'], expect: all, worker: true, bigMemory: true },
+  { name: 'node26-worker-form', command: [`${modules}node26/bin/node`], forms: ['esm'], expect: all, worker: true },
+  { name: 'deno-worker-form', command: [binary('deno/deno', '@deno/linux-x64-glibc/deno'), 'run', '-A', '--node-modules-dir=manual'], forms: ['esm'], expect: all, worker: true },
+  { name: 'bun-worker-form', command: [binary('bun/bin/bun.exe', '@oven/bun-linux-x64/bin/bun')], forms: ['esm', 'cjs'], expect: all, worker: true },
 ];
 
 const webkitFeatures = { ...all, using: false, sharedArrayBuffer: false };
 /**
  * Browsers (tests/browsers/drivers.mjs), by engine name: the driver's browser,
  * its features, the suite's runs (a page, or a module worker started by it;
- * each with the backend it forces or must choose) and the page's CSP.
+ * each with the backend it forces or must choose, and `form: 'worker'` for the
+ * library's worker form, which starts its own module worker) and the page's CSP.
  */
 export const BROWSERS = {
-  chromium: { browser: 'chromium', expect: all, runs: [{ where: 'page' }, { where: 'worker' }, { where: 'page', backend: 'wasm' }] },
-  firefox: { browser: 'firefox', expect: all, runs: [{ where: 'page' }, { where: 'worker' }, { where: 'page', backend: 'js' }] },
+  chromium: { browser: 'chromium', expect: all, runs: [{ where: 'page' }, { where: 'worker' }, { where: 'page', backend: 'wasm' }, { where: 'page', form: 'worker' }] },
+  firefox: { browser: 'firefox', expect: all, runs: [{ where: 'page' }, { where: 'worker' }, { where: 'page', backend: 'js' }, { where: 'page', form: 'worker' }] },
   // WebKitGTK 2.50's MiniBrowser: no `using` yet, and no SharedArrayBuffer even on a
   // cross-origin isolated page (crossOriginIsolated is true there).
-  webkit: { browser: 'webkit', expect: webkitFeatures, runs: [{ where: 'page' }, { where: 'worker' }, { where: 'page', backend: 'js' }] },
+  webkit: { browser: 'webkit', expect: webkitFeatures, runs: [{ where: 'page' }, { where: 'worker' }, { where: 'page', backend: 'js' }, { where: 'page', form: 'worker' }] },
   // WPE WebKit 2.38 (Debian 12's cog): no SIMD128, no DecompressionStream, no Float16Array,
   // no resizable ArrayBuffer. A page only: its module worker sent no report in 2 of 5
   // runs here (the page's own runs all passed), with no cause found.
@@ -55,9 +67,10 @@ export const BROWSERS = {
     runs: [{ where: 'page', expectBackend: 'wasm' }],
   },
   // A page whose policy lets scripts of its origin run but no wasm compile. The suite
-  // compiles its `using` case with new Function, which the policy refuses too.
+  // compiles its `using` case with new Function, which the policy refuses too. The
+  // worker form's worker, served under the same policy, chooses the js backend as well.
   'chromium-csp': {
     browser: 'chromium', expect: { ...all, using: false }, csp: "script-src 'self'",
-    runs: [{ where: 'page', expectBackend: 'js' }, { where: 'worker', expectBackend: 'js' }],
+    runs: [{ where: 'page', expectBackend: 'js' }, { where: 'worker', expectBackend: 'js' }, { where: 'page', form: 'worker', expectBackend: 'js' }],
   },
 };

@@ -1,12 +1,15 @@
 // The portable suite (tests/portable/) in every engine users run, from the
 // packed tarball installed into a throwaway consumer project as a user would:
 // Node 20, 22, 24 and 26 (import and require), Deno, Bun, and Chromium,
-// Firefox and WebKit (a page and a module worker each).
+// Firefox and WebKit (a page and a module worker each); and through the
+// library's worker form, createOps({ worker: true }), in each of them.
 //
 //   npm run build && node tests/engines/run.mjs [engine ...]
 //
 // Engine names: node20 node20-wasm node20-js node20-nosimd node20-jitless
-// node22 node24 node26 deno bun chromium firefox webkit wpe chromium-csp
+// node22 node24 node26 deno bun node20-worker-form node20-jitless-worker-form node22-worker-form
+// node24-worker-form node26-worker-form deno-worker-form bun-worker-form
+// chromium firefox webkit wpe chromium-csp
 // (default: all; tests/engines/engines.mjs says what each is). Needs `npm ci --prefix tests/engines` and the Debian
 // browsers (scripts/setup.sh installs both). An engine that cannot start is a
 // failure. Prints `N passed, M failed` per engine and form, then the total,
@@ -67,8 +70,11 @@ function reportOf(stdout) {
 
 async function runRuntime(rt, form, dir) {
   const [cmd, ...pre] = rt.command;
-  // The 4 GiB OUT_OF_MEMORY case once per runtime: it costs seconds of page faults.
-  const env = { engine: `${rt.name}-${form}`, expect: rt.expect, bigMemory: form === 'esm', backend: rt.backend, expectBackend: rt.expectBackend };
+  // The 4 GiB OUT_OF_MEMORY case once per runtime, and in one worker-form run: it costs seconds of page faults.
+  const env = {
+    engine: `${rt.name}-${form}`, expect: rt.expect, bigMemory: form === 'esm' && (!rt.worker || rt.bigMemory === true), backend: rt.backend, expectBackend: rt.expectBackend,
+    form: rt.worker ? 'worker' : 'sync',
+  };
   const { stdout: v } = await sh(cmd, ['--version']);
   const version = `${rt.name.replace(/\d+$/, '')} ${v.trim().split('\n')[0].replace(/^(deno|v)\s*/i, '').replace(/ \(.*$/, '')}`;
   try {

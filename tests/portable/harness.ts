@@ -4,10 +4,19 @@
  * engine's runner (tests/engines/). A failed assertion throws a SuiteFailure.
  */
 import type * as Library from 'onnx-ops-wasm';
+import type { TypedArray } from './reference';
 
 /** The package's module namespace, as each runner imports it. */
 export type Lib = typeof Library;
-export type Ops = Library.Ops;
+/**
+ * The ops the cases call: the sync API's Ops or the worker form's WorkerOps
+ * (env.form). Typed as the worker form, whose calls return Promises, so that
+ * a case that forgets to await a call does not compile; awaiting the sync
+ * API's plain values gives them back as they are.
+ */
+export type Ops = Library.WorkerOps;
+export type Tensor = InstanceType<Lib['WasmTensor']>;
+export type Form = 'sync' | 'worker';
 
 /** What the runner knows of the engine, and what the suite must find there. */
 export interface Env {
@@ -23,6 +32,8 @@ export interface Env {
   backend?: string;
   /** The backend createOps() must choose by itself in this engine. */
   expectBackend?: string;
+  /** 'worker': every createOps() of the suite asks for the worker form ({ worker: true }); default 'sync'. */
+  form?: Form;
 }
 
 export interface Features {
@@ -136,11 +147,67 @@ export async function rejectsOnnx(lib: Lib, op: string, p: Promise<unknown>, wan
   return throwsOnnx(lib, op, () => { throw error; }, want);
 }
 
+/** The form the suite's createOps() gives (suite.ts sets it on the library it hands the cases). */
+export const formOf = (lib: Lib): Form => (lib as { suiteForm?: Form }).suiteForm ?? 'sync';
+
+/**
+ * A call that must fail with the library's OnnxOpsError: in the sync form,
+ * fn throws it; in the worker form, fn returns a promise (it never throws)
+ * that rejects with it. Returns the error.
+ */
+export async function failsOnnx(lib: Lib, op: string, fn: () => unknown, want: ErrorShape): Promise<Library.OnnxOpsError> {
+  if (formOf(lib) === 'sync') return throwsOnnx(lib, op, fn, want);
+  let p: unknown;
+  try {
+    p = fn();
+  } catch (e) {
+    throw new SuiteFailure(`the worker form's ${op} threw (${(e as Error)?.message ?? String(e)}); it must return a rejected promise`);
+  }
+  check(typeof (p as Promise<unknown> | undefined)?.then === 'function', `the worker form's ${op} returned ${show(p)}, not a promise`);
+  return rejectsOnnx(lib, op, p as Promise<unknown>, want);
+}
+
+/**
+ * The data of a result or tensor: a sync-API tensor's own view of its memory
+ * (writes go to the tensor); the worker form's tensor is copied out with
+ * ops.read().
+ */
+export async function dataOf(o: Ops, x: Tensor | { data: ArrayBufferView }): Promise<TypedArray> {
+  const t = x as Tensor;
+  if (o.worker === true && typeof t.dispose === 'function') return (await o.read(t)).data as TypedArray;
+  return x.data as TypedArray;
+}
+
+/** A plain copy of a tensor: toPlain() in the sync form, ops.read() in the worker form. */
+export async function plainOf(o: Ops, t: Tensor): Promise<{ dtype: Library.DType; shape: number[]; data: TypedArray }> {
+  return (o.worker === true ? await o.read(t) : t.toPlain()) as never;
+}
+
+/**
+ * Writes `values` into a tensor from element `at` on: through its view in the
+ * sync form; in the worker form, whose tensors have no view here, as a Max of
+ * one input (a copy) into it.
+ */
+export async function put(o: Ops, t: Tensor, values: ArrayLike<number>, at = 0): Promise<void> {
+  if (o.worker !== true) {
+    (t.data as Float32Array).set(values, at);
+    return;
+  }
+  const data = (await o.read(t)).data as Float32Array;
+  data.set(values, at);
+  await o.max([{ dtype: t.dtype, shape: [...t.shape], data }], { out: t });
+}
+
+/** Ends an instance the case made itself: the worker form's close() (the sync API's instances need nothing). */
+export async function closeOps(o: Ops): Promise<void> {
+  if (o.worker === true) await o.close();
+}
+
 /** The instance's heap is back where it was, and it still computes. */
-export function stillUsable(ops: Ops, before: { heapInUse: number; liveAllocations: number }, what: string): void {
-  const now = ops.memoryStats();
+export async function stillUsable(o: Ops, before: { heapInUse: number; liveAllocations: number }, what: string): Promise<void> {
+  const now = await o.memoryStats();
   eq(now.liveAllocations, before.liveAllocations, `${what}: live allocations`);
   eq(now.heapInUse, before.heapInUse, `${what}: heap in use`);
-  const r = ops.relu(new Float32Array([-1, 2])) as { data: Float32Array };
-  eq(Array.from(r.data), [0, 2], `${what}: a Relu afterwards`);
+  const r = await o.relu(new Float32Array([-1, 2]));
+  eq(Array.from(r.data as Float32Array), [0, 2], `${what}: a Relu afterwards`);
 }

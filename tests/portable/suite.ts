@@ -4,7 +4,7 @@
  * browsers, pages and workers, via tests/engines/). It uses nothing but the
  * library's module namespace and the Env its runner hands in.
  */
-import type { Case, Env, Lib, Ops } from './harness';
+import { type Case, type Env, type Form, type Lib, type Ops, closeOps, eq } from './harness';
 import { specCases } from './cases/spec';
 import { conformanceCases } from './cases/conformance';
 import { propertyCases } from './cases/property';
@@ -12,6 +12,7 @@ import { errorCases } from './cases/errors';
 import { zeroCopyCases } from './cases/zero-copy';
 import { hostileCases } from './cases/hostile';
 import { runtimeCases } from './cases/runtime';
+import { workerCases } from './cases/worker';
 
 export type { Case, Env, Features, Lib } from './harness';
 export { detectFeatures } from './cases/runtime';
@@ -19,25 +20,35 @@ export { detectFeatures } from './cases/runtime';
 /**
  * Every case, in order; they share one instance of the library (created on
  * first use). With env.backend, every createOps() of the suite asks for that
- * backend; with env.expectBackend, the first case checks which backend
- * createOps() chose by itself.
+ * backend; with env.form 'worker', for the worker form; with
+ * env.expectBackend, the first case checks which backend createOps() chose
+ * by itself.
  */
 export function suiteCases(original: Lib, env: Env): Case[] {
-  const lib = env.backend ? forcing(original, env.backend) : original;
+  const form = env.form ?? 'sync';
+  const lib = forcing(original, { ...(env.backend ? { backend: env.backend } : {}), ...(form === 'worker' ? { worker: true } : {}) }, form);
   let shared: Promise<Ops> | undefined;
-  const ops = () => (shared ??= lib.createOps());
+  const ops = () => (shared ??= lib.createOps() as Promise<never>);
   const chosen: Case[] = env.expectBackend === undefined ? [] : [{
     name: `runtime: createOps() with no option chooses the ${env.expectBackend} backend here`,
     run: async () => {
-      const o = await original.createOps();
-      const got = (o as unknown as { backend: string }).backend;
+      const o = (await lib.createOps()) as unknown as Ops;
+      const got = o.backend;
       if (got !== env.expectBackend) throw new Error(`createOps() chose ${got}, expected ${env.expectBackend}`);
-      const r = o.relu({ dtype: 'float32', shape: [3], data: new Float32Array([-1, 0, 2]) });
+      const r = await o.relu({ dtype: 'float32', shape: [3], data: new Float32Array([-1, 0, 2]) });
       if (Array.from(r.data as Float32Array).join() !== '0,0,2') throw new Error(`Relu gave ${Array.from(r.data as Float32Array)}`);
+      await closeOps(o);
     },
   }];
   return [
     ...chosen,
+    { name: `runtime: createOps() gives the ${form} form`, run: async () => {
+      const o = await ops();
+      eq(o.worker === true, form === 'worker', 'ops.worker');
+      const r = o.max([new Float32Array([1])]);
+      eq(typeof r.then === 'function', form === 'worker', 'an op returns a promise');
+      eq(Array.from((await r).data as Float32Array), [1], 'its result');
+    } },
     ...runtimeCases(lib, ops, env),
     ...specCases(lib, ops),
     ...conformanceCases(lib, ops, env),
@@ -45,14 +56,18 @@ export function suiteCases(original: Lib, env: Env): Case[] {
     ...zeroCopyCases(lib, ops),
     ...hostileCases(lib, ops, env),
     ...propertyCases(lib, ops),
+    ...(form === 'worker' ? workerCases(lib, ops, env) : []),
   ];
 }
 
-/** The library with every createOps() asking for `backend` (options that are no object are passed on as they are). */
-function forcing(lib: Lib, backend: string): Lib {
-  const createOps = (options?: unknown) => lib.createOps((options === undefined ? { backend }
-    : options !== null && typeof options === 'object' ? { backend, ...options } : options) as never);
-  return { ...lib, createOps } as Lib;
+/**
+ * The library with these options in every createOps() (options that are no
+ * object are passed on as they are), and the form it gives (harness.ts's formOf).
+ */
+function forcing(lib: Lib, forced: object, form: Form): Lib {
+  const createOps = (options?: unknown) => lib.createOps((options === undefined ? { ...forced }
+    : options !== null && typeof options === 'object' ? { ...forced, ...options } : options) as never);
+  return { ...lib, createOps, suiteForm: form } as unknown as Lib;
 }
 
 export interface Report {

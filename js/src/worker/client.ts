@@ -6,7 +6,7 @@
  * only by the worker form; the library's classes come from the main file
  * (WorkerCore), so that errors and tensors are the ones users import.
  */
-import type { DTypeInfo, TypedArray, DType, copyInto as CopyInto, bufferOf as BufferOf } from '../dtypes.js';
+import type { DTypeInfo, TypedArray, DType, copyInto as CopyInto, bufferOf as BufferOf, byteOffsetOf as ByteOffsetOf } from '../dtypes.js';
 import type { OnnxOpsError as OnnxOpsErrorClass } from '../errors.js';
 import type { WasmTensor } from '../api/tensor.js';
 import type { Ops } from '../api/ops.js';
@@ -24,6 +24,7 @@ export interface WorkerCore {
   OnnxOpsError: typeof OnnxOpsErrorClass;
   copyInto: typeof CopyInto;
   bufferOf: typeof BufferOf;
+  byteOffsetOf: typeof ByteOffsetOf;
   /** Starts the worker in a browser: `new Worker(new URL(<worker file>, import.meta.url), { type: 'module' })` in the main file, where bundlers see it. */
   startWebWorker: () => Worker;
 }
@@ -143,9 +144,12 @@ class RemoteBackend implements Backend {
   run(call: Call): never {
     const { OnnxOpsError, WasmTensor } = this.core;
     const transfer = new Set<Transferable>();
+    const moved = new Map<ArrayBufferLike, ArrayBuffer | undefined>();
     const outArray = call.outArray;
     const keep = outArray ? this.core.bufferOf(outArray.data) : undefined; // an in-place input is copied, out stays
-    const inputs: WireInput[] = call.inputs.map((c) => (c.tensor ? c.tensor.address : this.#wire(c, keep, transfer)));
+    // Where inputs lie in their buffers, read before any buffer is detached (inputs may share one).
+    const offsets = call.inputs.map((c) => (this.transfer && c.data ? this.core.byteOffsetOf(c.data) : 0));
+    const inputs: WireInput[] = call.inputs.map((c, i) => (c.tensor ? c.tensor.address : this.#wire(c, keep, transfer, moved, offsets[i])));
     const { info, shape, size, op } = call;
     const outTensor = call.outTensor;
     const result = call.tensorResult && !outTensor ? ++this.#handles : 0;
@@ -157,7 +161,8 @@ class RemoteBackend implements Backend {
       const r = value as Result;
       if (!outArray) return r;
       try {
-        copyInto(outArray.data, r.data);
+        // The elements as out's own class: a float16 result that the worker made a Float16Array (float16Array: true) as its bits.
+        copyInto(outArray.data, new info.array(this.core.bufferOf(r.data), this.core.byteOffsetOf(r.data), size));
       } catch {
         throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out', 'out\'s buffer was detached or shrunk before the result arrived');
       }
@@ -165,13 +170,22 @@ class RemoteBackend implements Backend {
     }) as never;
   }
 
-  /** A plain input for the worker: its buffer moved (transfer: true, where it can move) or its elements copied. */
-  #wire(c: CheckedInput, keep: ArrayBufferLike | undefined, transfer: Set<Transferable>): WireInput {
+  /**
+   * A plain input for the worker: its buffer moved (transfer: true, where it
+   * can move) or its elements copied. `moved`: the call's buffers moved so
+   * far, each moved once; `offset`: the input's byte offset in its buffer.
+   */
+  #wire(c: CheckedInput, keep: ArrayBufferLike | undefined, transfer: Set<Transferable>, moved: Map<ArrayBufferLike, ArrayBuffer | undefined>, offset: number): WireInput {
     const { info, shape, size } = c;
     let data = c.data!;
     const buffer = c.buffer!;
-    if (this.transfer && buffer !== keep && Object.prototype.toString.call(buffer) === '[object ArrayBuffer]') {
-      transfer.add(buffer as ArrayBuffer);
+    if (this.transfer && buffer !== keep && Object.prototype.toString.call(buffer) === '[object ArrayBuffer]' && !moved.has(buffer)) {
+      moved.set(buffer, detachInto(buffer as ArrayBuffer));
+    }
+    const into = moved.get(buffer);
+    if (into) {
+      data = new info.array(into, offset, size);
+      transfer.add(into);
     } else {
       const copy = new info.array(size);
       this.core.copyInto(copy, data);
@@ -217,6 +231,19 @@ class RemoteBackend implements Backend {
 
   trim(): never {
     return this.send({ t: 'trim', id: 0 }, [], 'trimMemory') as never;
+  }
+}
+
+/**
+ * The buffer's contents in a new ArrayBuffer, the buffer detached (no copy),
+ * or undefined where it cannot be detached: a WebAssembly.Memory's buffer,
+ * whose transfer would make postMessage throw.
+ */
+function detachInto(buffer: ArrayBuffer): ArrayBuffer | undefined {
+  try {
+    return structuredClone(buffer, { transfer: [buffer] });
+  } catch {
+    return undefined;
   }
 }
 

@@ -33,7 +33,7 @@ export function conformanceCases(lib: Lib, ops: () => Promise<Ops>, env: Env): C
       eq(o.supportedDtypes(c.op, c.opset).includes(c.output.dtype as never), true, `supportedDtypes lists ${c.output.dtype}`);
       const inputs = c.inputs.map(decode);
       const want = decode(c.output);
-      const r = (c.op === 'Max' ? o.max(inputs, { opset: c.opset }) : o.relu(inputs[0], { opset: c.opset })) as
+      const r = (await (c.op === 'Max' ? o.max(inputs, { opset: c.opset }) : o.relu(inputs[0], { opset: c.opset }))) as
         { dtype: string; shape: number[]; data: ArrayBufferView };
       eq(r.dtype, want.dtype, 'dtype');
       eq(r.shape, want.shape, 'shape');

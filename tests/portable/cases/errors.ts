@@ -1,7 +1,7 @@
 // Every error code the API can give in a working engine, each with the op,
 // the input and what the message names; after each, nothing is leaked, the
 // memory did not grow, the caller's data is as it was, and the library works.
-import { type Case, type Env, type ErrorShape, type Lib, type Ops, check, eq, stillUsable, throwsOnnx } from '../harness';
+import { type Case, type Env, type ErrorShape, type Lib, type Ops, type Tensor, check, closeOps, dataOf, eq, failsOnnx, stillUsable, throwsOnnx } from '../harness';
 
 const f32 = (shape: number[]) => ({ dtype: 'float32', shape, data: new Float32Array(shape.reduce((a, b) => a * b, 1)) });
 
@@ -40,50 +40,52 @@ const CASES: ErrorCase[] = [
 export function errorCases(lib: Lib, ops: () => Promise<Ops>, env: Env): Case[] {
   const cases: Case[] = CASES.map((c): Case => ({ name: `error ${c.code}: ${c.name}`, run: async () => {
     const o = await ops();
-    const before = o.memoryStats();
-    throwsOnnx(lib, c.op, () => c.call(o), c);
-    eq(o.memoryStats().memoryBytes, before.memoryBytes, 'checked before any allocation: no memory growth');
-    stillUsable(o, before, 'after the error');
+    const before = await o.memoryStats();
+    await failsOnnx(lib, c.op, () => c.call(o), c);
+    eq((await o.memoryStats()).memoryBytes, before.memoryBytes, 'checked before any allocation: no memory growth');
+    await stillUsable(o, before, 'after the error');
   } }));
 
   cases.push({ name: 'error DISPOSED and FOREIGN_TENSOR: a disposed tensor, another instance\'s tensor', run: async () => {
     const o = await ops();
-    const before = o.memoryStats();
-    const t = o.tensor('float32', [3], new Float32Array([-1, 0, 1]));
+    const before = await o.memoryStats();
+    const t = await o.tensor('float32', [3], new Float32Array([-1, 0, 1]));
     t.dispose();
     t.dispose(); // idempotent
-    throwsOnnx(lib, 'Relu', () => o.relu(t), { code: 'DISPOSED', input: 0 });
-    throwsOnnx(lib, 'tensor', () => t.data, { code: 'DISPOSED' });
-    const x = o.tensor('float32', [3]);
-    throwsOnnx(lib, 'Max', () => o.max([x, x], { out: t }), { code: 'DISPOSED', input: 'out' });
+    await failsOnnx(lib, 'Relu', () => o.relu(t), { code: 'DISPOSED', input: 0 });
+    throwsOnnx(lib, 'tensor', () => t.data, { code: 'DISPOSED' }); // a getter: a throw in both forms
+    const x = await o.tensor('float32', [3]);
+    await failsOnnx(lib, 'Max', () => o.max([x, x], { out: t }), { code: 'DISPOSED', input: 'out' });
     x.dispose();
-    const other = await lib.createOps();
-    const foreign = other.tensor('float32', [3], new Float32Array([1, 2, 3]));
-    throwsOnnx(lib, 'Max', () => o.max([new Float32Array(3), foreign]), { code: 'FOREIGN_TENSOR', input: 1 });
-    eq(Array.from(foreign.data as Float32Array), [1, 2, 3], 'the foreign tensor is untouched');
+    const other = (await lib.createOps()) as unknown as Ops;
+    const foreign = await other.tensor('float32', [3], new Float32Array([1, 2, 3]));
+    await failsOnnx(lib, 'Max', () => o.max([new Float32Array(3), foreign]), { code: 'FOREIGN_TENSOR', input: 1, mentions: ['another createOps() instance'] });
+    eq(Array.from(await dataOf(other, foreign) as Float32Array), [1, 2, 3], 'the foreign tensor is untouched');
     foreign.dispose();
-    eq(other.memoryStats().liveAllocations, 0, 'the other instance holds nothing');
-    stillUsable(o, before, 'after the errors');
+    eq((await other.memoryStats()).liveAllocations, 0, 'the other instance holds nothing');
+    await closeOps(other);
+    await stillUsable(o, before, 'after the errors');
   } });
 
   if (env.bigMemory) cases.push({ name: 'error OUT_OF_MEMORY: tensors that fill the 4 GiB memory, and the library goes on', run: async () => {
-    const o = await lib.createOps(); // its own instance: its memory stays grown
-    o.relu(new Float32Array(4));
-    const before = o.memoryStats();
-    const big: InstanceType<Lib['WasmTensor']>[] = [];
+    const o = (await lib.createOps()) as unknown as Ops; // its own instance: its memory stays grown
+    await o.relu(new Float32Array(4));
+    const before = await o.memoryStats();
+    const big: Tensor[] = [];
     let error: unknown;
     for (let i = 0; i < 4 && error === undefined; i++) { // 1.4 GB each: the third cannot fit
       try {
-        big.push(o.tensor('uint8', [1_400_000_000]));
+        big.push(await o.tensor('uint8', [1_400_000_000]));
       } catch (e) {
         error = e;
       }
     }
     check(big.length >= 1, 'the first tensor fits');
     throwsOnnx(lib, 'tensor', () => { throw error; }, { code: 'OUT_OF_MEMORY', mentions: ['tensor'] });
-    eq(o.memoryStats().liveAllocations, before.liveAllocations + big.length, 'only the tensors made are live');
+    eq((await o.memoryStats()).liveAllocations, before.liveAllocations + big.length, 'only the tensors made are live');
     big.forEach((t) => t.dispose());
-    stillUsable(o, before, 'after OUT_OF_MEMORY');
+    await stillUsable(o, before, 'after OUT_OF_MEMORY');
+    await closeOps(o);
   } });
 
   cases.push({ name: 'errors: every code of ERROR_CODES that an engine can produce is exercised here', run: () => {

@@ -3,7 +3,7 @@
 // every input and call form, compared bit for bit with the reference; and
 // random invalid calls, which must throw what the rules say. Each call is a
 // case: its name says how to rebuild it (the seed and its index).
-import { type Case, type Lib, type Ops, check, eq, sameBits, throwsOnnx } from '../harness';
+import { type Case, type Lib, type Ops, type Tensor, check, dataOf, eq, failsOnnx, sameBits } from '../harness';
 import { type DType, DTYPES, DTYPE_INFO, type PlainTensor, type TypedArray, count, randomData, refMax, refRelu, rng } from '../reference';
 import { VERSIONS, allowed, broadcasts, versionAt } from '../rules';
 
@@ -93,63 +93,68 @@ const describePlan = (p: Plan): string =>
   `${p.op}-${versionAt(p.op, p.opset)} (opset ${p.opset ?? 'default'}) ${p.dtype} ` +
   `${p.shapes.map((s) => `[${s.join(',')}]`).join(' ')} as ${p.forms.join('/')}, ${p.call}`;
 
-function execute(lib: Lib, ops: Ops, p: Plan): void {
+async function execute(lib: Lib, ops: Ops, p: Plan): Promise<void> {
   const rand = rng(p.seed ^ 0x5bd1e995);
   const inputs: PlainTensor[] = p.shapes.map((shape) => ({ dtype: p.dtype, shape, data: randomData(p.dtype, count(shape), rand) }));
   const copies = inputs.map((t) => t.data.slice());
   const live: { dispose(): void }[] = [];
-  const before = ops.memoryStats();
+  const before = await ops.memoryStats();
   try {
-    const args = inputs.map((t, i) => {
+    const args: unknown[] = [];
+    for (const [i, t] of inputs.entries()) {
       switch (p.forms[i]) {
-        case 'ort': return { type: t.dtype, dims: t.shape, data: t.data }; // onnxruntime's type names are ours
-        case 'bare': return t.data;
+        case 'ort': args.push({ type: t.dtype, dims: t.shape, data: t.data }); break; // onnxruntime's type names are ours
+        case 'bare': args.push(t.data); break;
         case 'wasm': {
-          const w = ops.tensor(t.dtype, t.shape, t.data);
+          const w = await ops.tensor(t.dtype, t.shape, t.data);
           live.push(w);
-          return w;
+          args.push(w);
+          break;
         }
-        default: return { dtype: t.dtype, shape: t.shape, data: t.data };
+        default: args.push({ dtype: t.dtype, shape: t.shape, data: t.data });
       }
-    });
+    }
     const valid = allowed(p.op, p.opset, p.dtype) &&
       (p.op === 'Relu' || broadcasts(p.opset) || p.shapes.every((s) => s.join() === p.shapes[0].join()));
-    const run = (options: object) => (p.op === 'Max' ? ops.max(args as never, options) : ops.relu(args[0] as never, options));
+    // Not an async function: the sync form's errors must throw from it.
+    const run = (options: object): Promise<unknown> => (p.op === 'Max' ? ops.max(args as never, options) : ops.relu(args[0] as never, options));
     if (!valid) {
-      throwsOnnx(lib, p.op, () => run({ opset: p.opset }), { code: allowed(p.op, p.opset, p.dtype) ? 'SHAPE_MISMATCH' : 'DTYPE_NOT_ALLOWED' });
+      await failsOnnx(lib, p.op, () => run({ opset: p.opset }), { code: allowed(p.op, p.opset, p.dtype) ? 'SHAPE_MISMATCH' : 'DTYPE_NOT_ALLOWED' });
       return;
     }
     const want = p.op === 'Max' ? refMax(inputs) : { shape: p.shapes[0], bytes: refRelu(inputs[0]) };
     const size = DTYPE_INFO[p.dtype].bytes;
-    let result: { dtype: string; shape: readonly number[]; data: TypedArray; dispose?: () => void };
+    type Plain = { dtype: string; shape: readonly number[]; data: TypedArray };
+    let result: Plain | Tensor;
     if (p.call === 'array-out') {
       const out = new DTYPE_INFO[p.dtype].array(count(want.shape));
-      result = run({ opset: p.opset, out }) as never;
-      eq(result.data === out, true, 'a typed-array out is the result\'s data');
+      const r = (await run({ opset: p.opset, out })) as Plain;
+      result = r;
+      eq(r.data === out, true, 'a typed-array out is the result\'s data');
     } else if (p.call === 'wasm-out' || p.call === 'in-place') {
       // In place: the first wasm input of the result's shape, else a fresh out.
       const at = p.call === 'in-place' ? p.forms.findIndex((f, i) => f === 'wasm' && p.shapes[i].join() === want.shape.join()) : -1;
-      const out = at >= 0 ? (args[at] as ReturnType<Ops['tensor']>) : ops.tensor(p.dtype, want.shape);
+      const out = at >= 0 ? (args[at] as Tensor) : await ops.tensor(p.dtype, want.shape);
       if (at < 0) live.push(out);
-      eq((run({ opset: p.opset, out }) as unknown) === out, true, 'out is the result');
-      result = out as never;
+      eq((await run({ opset: p.opset, out })) === out, true, 'out is the result');
+      result = out;
     } else {
-      result = run({ opset: p.opset }) as never;
+      result = (await run({ opset: p.opset })) as Plain | Tensor;
       if (p.forms.includes('wasm')) {
         check(result instanceof lib.WasmTensor, 'with a wasm input, the result is a WasmTensor');
-        live.push(result as never);
+        live.push(result);
       } else check(!(result instanceof lib.WasmTensor), 'with plain inputs, a plain result');
     }
     eq(result.dtype, p.dtype, 'dtype');
     eq(Array.from(result.shape), want.shape, 'shape');
-    sameBits(result.data, want.bytes, size, 'data');
+    sameBits(await dataOf(ops, result), want.bytes, size, 'data');
     inputs.forEach((t, i) => {
       if (p.forms[i] !== 'wasm') sameBits(t.data, new Uint8Array(copies[i].buffer), size, `input ${i} left as it was`);
     });
   } finally {
     live.forEach((t) => t.dispose());
   }
-  const after = ops.memoryStats();
+  const after = await ops.memoryStats();
   eq(after.liveAllocations, before.liveAllocations, 'live allocations after the call');
 }
 

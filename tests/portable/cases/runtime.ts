@@ -2,7 +2,7 @@
 // for float16 data, and `using` with Symbol.dispose for wasm tensors. The
 // first case checks that the engine has exactly the features the runner says
 // it has, so that no case below is left out unnoticed.
-import { type Case, type Env, type Features, type Lib, type Ops, check, eq, rejectsOnnx, sameBits, bytesOf } from '../harness';
+import { type Case, type Env, type Features, type Lib, type Ops, check, closeOps, dataOf, eq, failsOnnx, formOf, rejectsOnnx, sameBits, bytesOf } from '../harness';
 import { refMax, refRelu } from '../reference';
 
 /** What this engine offers of what the suite tests. */
@@ -45,31 +45,38 @@ export function runtimeCases(lib: Lib, ops: () => Promise<Ops>, env: Env): Case[
       const y = { dtype: 'float16' as const, shape: [10], data: Uint16Array.from(BITS).reverse() };
       const relu = refRelu(x);
       const max = refMax([x, y]).bytes;
-      const r1 = o.relu(f16bits(BITS)) as { dtype: string; data: ArrayBufferView };
+      const r1 = (await o.relu(f16bits(BITS))) as { dtype: string; data: ArrayBufferView };
       eq(r1.dtype, 'float16', 'a bare Float16Array is float16');
       sameBits(r1.data, relu, 2, 'Relu of a bare Float16Array');
       eq(kind(r1.data), 'Uint16Array', 'by default, float16 results are bits');
-      sameBits((o.max([{ dtype: 'float16', shape: [10], data: f16bits(BITS) }, { type: 'float16', dims: [10], data: f16bits([...BITS].reverse()) }] as never) as { data: ArrayBufferView }).data,
+      sameBits(((await o.max([{ dtype: 'float16', shape: [10], data: f16bits(BITS) }, { type: 'float16', dims: [10], data: f16bits([...BITS].reverse()) }] as never)) as { data: ArrayBufferView }).data,
         max, 2, 'Max of {dtype} and {type} tensors holding Float16Arrays');
       const out = new F16Array!(10);
-      eq((o.max([f16bits(BITS), x], { out }) as { data: unknown }).data === out, true, 'a Float16Array out is the result\'s data');
+      eq(((await o.max([f16bits(BITS), x], { out })) as { data: unknown }).data === out, true, 'a Float16Array out is the result\'s data');
       sameBits(out, refMax([x, x]).bytes, 2, 'Max into a Float16Array out');
-      const t = o.tensor('float16', [10], f16bits(BITS));
-      sameBits(t.data, bytesOf(Uint16Array.from(BITS)), 2, 'tensor() from a Float16Array');
+      const t = await o.tensor('float16', [10], f16bits(BITS));
+      sameBits(await dataOf(o, t), bytesOf(Uint16Array.from(BITS)), 2, 'tensor() from a Float16Array');
       t.dispose();
     } });
     cases.push({ name: 'runtime: createOps({ float16Array: true }) returns float16 results as Float16Array', run: async () => {
-      const o = await lib.createOps({ float16Array: true } as never);
-      const r = o.relu({ dtype: 'float16', shape: [10], data: Uint16Array.from(BITS) }) as { data: ArrayBufferView };
+      const o = (await lib.createOps({ float16Array: true } as never)) as unknown as Ops;
+      const r = (await o.relu({ dtype: 'float16', shape: [10], data: Uint16Array.from(BITS) })) as { data: ArrayBufferView };
       eq(kind(r.data), 'Float16Array', 'a plain result');
       sameBits(bitsOf(r.data), refRelu({ dtype: 'float16', shape: [10], data: Uint16Array.from(BITS) }), 2, 'its bits');
-      const t = o.tensor('float16', [10], f16bits(BITS));
-      eq(kind(t.data), 'Float16Array', 'a wasm tensor\'s data');
-      sameBits(t.data, bytesOf(Uint16Array.from(BITS)), 2, 'its bits');
+      for (const out of [new Uint16Array(10), new F16Array!(10)]) {
+        const ro = (await o.relu({ dtype: 'float16', shape: [10], data: Uint16Array.from(BITS) }, { out })) as { data: ArrayBufferView };
+        eq(ro.data === out, true, `a ${kind(out)} out is the result's data`);
+        sameBits(out, refRelu({ dtype: 'float16', shape: [10], data: Uint16Array.from(BITS) }), 2, `the bits in a ${kind(out)} out`);
+      }
+      const t = await o.tensor('float16', [10], f16bits(BITS));
+      const data = await dataOf(o, t);
+      eq(kind(data), 'Float16Array', o.worker ? 'a wasm tensor\'s data as ops.read() gives it' : 'a wasm tensor\'s data');
+      sameBits(data, bytesOf(Uint16Array.from(BITS)), 2, 'its bits');
       t.dispose();
-      const b = o.relu({ dtype: 'bfloat16', shape: [2], data: new Uint16Array([0xbf80, 0x3f80]) }, { opset: 14 }) as { data: ArrayBufferView };
+      const b = (await o.relu({ dtype: 'bfloat16', shape: [2], data: new Uint16Array([0xbf80, 0x3f80]) }, { opset: 14 })) as { data: ArrayBufferView };
       eq(kind(b.data), 'Uint16Array', 'bfloat16 stays bits');
-      eq(o.memoryStats().liveAllocations, 0, 'nothing live');
+      eq((await o.memoryStats()).liveAllocations, 0, 'nothing live');
+      await closeOps(o);
     } });
   } else {
     cases.push({ name: 'runtime: without a native Float16Array, createOps({ float16Array: true }) is a typed error', run: async () => {
@@ -78,20 +85,21 @@ export function runtimeCases(lib: Lib, ops: () => Promise<Ops>, env: Env): Case[
   }
   cases.push({ name: 'runtime: WasmTensor[Symbol.dispose] frees the tensor', run: async () => {
     const o = await ops();
-    const before = o.memoryStats().liveAllocations;
+    const before = (await o.memoryStats()).liveAllocations;
     const key = (Symbol as { dispose?: symbol }).dispose ?? Symbol.for('Symbol.dispose');
-    const t = o.tensor('float32', [4]);
+    const t = await o.tensor('float32', [4]);
+    eq((await o.memoryStats()).liveAllocations, before + 1, 'made');
     const dispose = (t as unknown as Record<symbol, () => void>)[key];
     check(typeof dispose === 'function', 'a dispose method under Symbol.dispose');
     dispose.call(t);
     check(t.disposed, 'disposed');
     dispose.call(t); // idempotent
-    eq(o.memoryStats().liveAllocations, before, 'freed');
+    eq((await o.memoryStats()).liveAllocations, before, 'freed');
   } });
-  if (has.using) {
+  if (has.using && formOf(lib) === 'sync') {
     cases.push({ name: 'runtime: `using t = ops.tensor(...)` frees t at the end of its block, also when the block throws', run: async () => {
       const o = await ops();
-      const before = o.memoryStats().liveAllocations;
+      const before = (await o.memoryStats()).liveAllocations;
       // eslint-disable-next-line no-new-func
       const block = new Function('ops', 'fail', `{
         using a = ops.tensor('float32', [3], new Float32Array([-1, 0, 2]));
@@ -103,7 +111,7 @@ export function runtimeCases(lib: Lib, ops: () => Promise<Ops>, env: Env): Case[
       const inside = block(o, false);
       eq(inside.seen, [0, 0, 2], 'the result inside the block');
       eq(inside.live, before + 2, 'both live inside the block');
-      eq(o.memoryStats().liveAllocations, before, 'both freed after it');
+      eq((await o.memoryStats()).liveAllocations, before, 'both freed after it');
       let planned = false;
       try {
         block(o, true);
@@ -111,7 +119,41 @@ export function runtimeCases(lib: Lib, ops: () => Promise<Ops>, env: Env): Case[
         planned = (e as Error).message === 'planned';
       }
       check(planned, 'the block threw its own error');
-      eq(o.memoryStats().liveAllocations, before, 'freed when the block throws');
+      eq((await o.memoryStats()).liveAllocations, before, 'freed when the block throws');
+    } });
+  }
+  if (has.using && formOf(lib) === 'worker') {
+    // The worker form's tensors are made by awaited calls, and the ops themselves close with `await using`.
+    cases.push({ name: 'runtime: `await using ops` closes the worker and `using t = await ops.tensor(...)` frees t, also when the block throws', run: async () => {
+      const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<unknown>;
+      const block = new AsyncFunction('createOps', 'fail', 'escape', `{
+        await using ops = await createOps();
+        escape.ops = ops;
+        using a = await ops.tensor('float32', [3], new Float32Array([-1, 0, 2]));
+        using r = await ops.relu(a);
+        const seen = Array.from((await ops.read(r)).data);
+        const live = (await ops.memoryStats()).liveAllocations;
+        {
+          using t = await ops.tensor('float32', [1]);
+        }
+        const afterInner = (await ops.memoryStats()).liveAllocations;
+        if (fail) throw new Error('planned');
+        return { seen, live, afterInner };
+      }`);
+      const escape: { ops?: Ops } = {};
+      const inside = await block(lib.createOps, false, escape) as { seen: number[]; live: number; afterInner: number };
+      eq(inside.seen, [0, 0, 2], 'the result inside the block');
+      eq(inside.live, 2, 'both live inside the block');
+      eq(inside.afterInner, 2, 'a tensor of an inner block freed at its end');
+      await failsOnnx(lib, 'Relu', () => escape.ops!.relu(new Float32Array(1)), { code: 'DISPOSED', mentions: ['close()'] });
+      let planned = false;
+      try {
+        await block(lib.createOps, true, escape);
+      } catch (e) {
+        planned = (e as Error).message === 'planned';
+      }
+      check(planned, 'the block threw its own error');
+      await failsOnnx(lib, 'memoryStats', () => escape.ops!.memoryStats(), { code: 'DISPOSED' });
     } });
   }
   return cases;

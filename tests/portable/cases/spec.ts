@@ -18,16 +18,16 @@ export function specCases(lib: Lib, ops: () => Promise<Ops>): Case[] {
   const d2 = [2, 5, 3];
   const cases: Case[] = [
     { name: 'spec Max: test_max_example (three inputs)', run: async () => {
-      expectResult((await ops()).max([t('float32', [3], d0), t('float32', [3], d1), t('float32', [3], d2)]), 'float32', [3], [3, 5, 4], 'max');
+      expectResult(await (await ops()).max([t('float32', [3], d0), t('float32', [3], d1), t('float32', [3], d2)]), 'float32', [3], [3, 5, 4], 'max');
     } },
     { name: 'spec Max: test_max_one_input', run: async () => {
-      expectResult((await ops()).max([t('float32', [3], d0)]), 'float32', [3], d0, 'max');
+      expectResult(await (await ops()).max([t('float32', [3], d0)]), 'float32', [3], d0, 'max');
     } },
     { name: 'spec Max: test_max_two_inputs', run: async () => {
-      expectResult((await ops()).max([t('float32', [3], d0), t('float32', [3], d1)]), 'float32', [3], [3, 4, 4], 'max');
+      expectResult(await (await ops()).max([t('float32', [3], d0), t('float32', [3], d1)]), 'float32', [3], [3, 4, 4], 'max');
     } },
     ...DTYPES.map((dtype): Case => ({ name: `spec Max: test_max_${dtype} (_max_all_numeric_types, opset 13)`, run: async () => {
-      expectResult((await ops()).max([t(dtype, [3], d0), t(dtype, [3], d1)], { opset: 13 }), dtype, [3], [3, 4, 4], 'max');
+      expectResult(await (await ops()).max([t(dtype, [3], d0), t(dtype, [3], d1)], { opset: 13 }), dtype, [3], [3, 4, 4], 'max');
     } })),
   ];
   const relu: [string, DType, number[], number[], number[]][] = [
@@ -43,7 +43,7 @@ export function specCases(lib: Lib, ops: () => Promise<Ops>): Case[] {
   ];
   for (const [name, dtype, shape, x, y] of relu) {
     cases.push({ name: `spec Relu: ${name} (opset 14)`, run: async () => {
-      expectResult((await ops()).relu(t(dtype, shape, x), { opset: 14 }), dtype, shape, y, 'relu');
+      expectResult(await (await ops()).relu(t(dtype, shape, x), { opset: 14 }), dtype, shape, y, 'relu');
     } });
   }
   return cases;
