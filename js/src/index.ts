@@ -130,23 +130,30 @@ export async function createOps(options: CreateOpsOptions = {}): Promise<Ops | W
   return new Ops(new WasmBackend(module, scratch, float16));
 }
 
+/**
+ * One of the files loaded only where needed, beside the library's file: not
+ * there is UNSUPPORTED_ENGINE naming it. (In a then(), so that a URL that
+ * cannot be made, import.meta.url left empty by a bundle's CommonJS output,
+ * rejects alike.)
+ */
+const load = <T>(file: string, get: () => Promise<T>): Promise<T> => Promise.resolve().then(get).catch((e: Error) =>
+  unsupported(`could not load ${file} beside the library's file (a bundler that does not copy new URL() files, such as esbuild, needs it copied beside the bundle): ${e?.message}`));
+
 /** Ops on the module built without SIMD128, a file of its own that only engines needing it load. */
 async function scalarOps(scratch: number, float16: TypedArrayConstructor | undefined): Promise<Ops> {
-  const { default: createScalar } = await import('./wasm/onnx-ops-wasm-scalar.js');
+  const { default: createScalar } = await load('onnx-ops-wasm-scalar.js', () => import('./wasm/onnx-ops-wasm-scalar.js'));
   return new Ops(new WasmBackend(await createScalar({ printErr: () => {} }), scratch, float16));
 }
 
 /** Ops on the JavaScript kernels, a file of their own that only engines needing them load. */
 async function jsOps(float16: TypedArrayConstructor | undefined): Promise<Ops> {
-  const { JsBackend } = await import('./backend/js/backend.js');
+  const { JsBackend } = await load('backend-js.js', () => import('./backend/js/backend.js'));
   return new Ops(new JsBackend({ WasmTensor, OnnxOpsError, bufferOf, byteOffsetOf, copyInto }, float16));
 }
 
 /** The worker form (worker/client.ts), a file of its own that only it loads; the worker runs createOps(options) itself. */
 async function workerOps(options: CreateOpsOptions): Promise<WorkerOps> {
-  // In a then(), so that a file URL that cannot be made (import.meta.url left empty by a bundle's CommonJS output) rejects alike.
-  const { createWorkerOps } = await Promise.resolve().then(() => import('./worker/client.js')).catch((e: Error) =>
-    unsupported(`could not load worker-client.js beside the library's file (a bundler that does not copy new URL() files, such as esbuild, needs it copied beside the bundle): ${e?.message}`));
+  const { createWorkerOps } = await load('worker-client.js', () => import('./worker/client.js'));
   const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
   return createWorkerOps({ Ops, WasmTensor, OnnxOpsError, copyInto, bufferOf, byteOffsetOf, startWebWorker: startWebWorker! }, given);
 }

@@ -239,17 +239,20 @@ createOps({ worker: true }).then(async (ops) => {
     }
   });
 
-  test('without its worker file, createOps({ worker: true }) rejects UNSUPPORTED_ENGINE naming the file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'onnx-ops-no-worker-'));
+  test.each([
+    ['onnx-ops-wasm-worker.js', { worker: true }], ['worker-client.js', { worker: true }],
+    ['backend-js.js', { backend: 'js' }], ['onnx-ops-wasm-scalar.js', { backend: 'wasm' }],
+  ])('without %s beside index.js, createOps(%j) rejects UNSUPPORTED_ENGINE naming it', async (file, options) => {
+    const dir = mkdtempSync(join(tmpdir(), 'onnx-ops-missing-'));
     try {
       cpSync(join(DIST, '..'), dir, { recursive: true });
-      rmSync(join(dir, 'onnx-ops-wasm-worker.js'));
-      const script = `require(${JSON.stringify(join(dir, 'index.js'))}).createOps({ worker: true }).then(
+      rmSync(join(dir, file));
+      const script = `require(${JSON.stringify(join(dir, 'index.js'))}).createOps(${JSON.stringify(options)}).then(
   () => console.log('resolved'), (e) => console.log(JSON.stringify({ code: e.code, op: e.op, message: e.message })));`;
       const { stdout } = await run(process.execPath, ['-e', script], { timeout: 20_000 });
       const e = JSON.parse(stdout);
       expect([e.code, e.op]).toEqual(['UNSUPPORTED_ENGINE', 'createOps']);
-      expect(e.message).toContain('onnx-ops-wasm-worker.js');
+      expect(e.message).toContain(`${file} beside the library's file`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
