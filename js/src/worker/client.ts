@@ -138,6 +138,8 @@ class RemoteBackend implements Backend {
   /** The data ops.tensor() wrote into the tensor it made last (sent with it). */
   written: TypedArray | undefined = undefined;
   #handles = 0;
+  /** The bytes of the tensor ops.tensor() made last. */
+  #bytes = 0;
 
   constructor(readonly name: BackendName, readonly core: WorkerCore, readonly send: WorkerOps['send']) {}
 
@@ -195,13 +197,14 @@ class RemoteBackend implements Backend {
     return { dtype: info.name, shape: [...shape], data };
   }
 
-  alloc(): number {
+  alloc(bytes: number): number {
     this.written = undefined;
+    this.#bytes = bytes;
     return ++this.#handles;
   }
 
   write(_address: number, info: DTypeInfo, data: TypedArray): void {
-    const copy = new info.array(data.length);
+    const copy = new info.array(this.#bytes / info.bytes); // the checked size (data is read only through its internal slots)
     this.core.copyInto(copy, data);
     this.written = copy;
   }
