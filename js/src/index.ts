@@ -17,6 +17,7 @@ import { WasmTensor } from './api/tensor.js';
 import type { BackendName } from './backend/backend.js';
 import type { WorkerOps } from './worker/client.js';
 import { startWebWorker } from './worker/start.js';
+import { checkOwnTensor } from './check/input.js';
 
 export interface CreateOpsOptions {
   /** The module's wasm bytes, if you load them yourself (they are built into the package otherwise). */
@@ -155,7 +156,7 @@ async function jsOps(float16: TypedArrayConstructor | undefined): Promise<Ops> {
 async function workerOps(options: CreateOpsOptions): Promise<WorkerOps> {
   const { createWorkerOps } = await load('worker-client.js', () => import('./worker/client.js'));
   const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-  return createWorkerOps({ Ops, WasmTensor, OnnxOpsError, copyInto, bufferOf, byteOffsetOf, startWebWorker: startWebWorker! }, given);
+  return createWorkerOps({ Ops, WasmTensor, OnnxOpsError, copyInto, bufferOf, byteOffsetOf, checkOwnTensor, startWebWorker: startWebWorker! }, given);
 }
 
 export { Ops } from './api/ops.js';

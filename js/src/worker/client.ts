@@ -14,8 +14,9 @@ import type { OpName } from '../check/opsets.js';
 import type { OpOptions, PlainTensorLike, Result, TensorLike } from '../api/types.js';
 import type { Backend, BackendName, MemoryStats } from '../backend/backend.js';
 import type { Call } from '../call.js';
-import type { CheckedInput } from '../check/input.js';
-import type { Reply, Request, WireError, WireInput } from './protocol.js';
+import type { CheckedInput, checkOwnTensor as CheckOwnTensor } from '../check/input.js';
+import type { Reply, Request, WireError, WireInput, WorkerInit } from './protocol.js';
+import { workerThreads } from './node.js';
 
 /** @internal What the worker form takes from the main file (index.ts hands it in). */
 export interface WorkerCore {
@@ -25,6 +26,7 @@ export interface WorkerCore {
   copyInto: typeof CopyInto;
   bufferOf: typeof BufferOf;
   byteOffsetOf: typeof ByteOffsetOf;
+  checkOwnTensor: typeof CheckOwnTensor;
   /** Starts the worker in a browser: `new Worker(new URL(<worker file>, import.meta.url), { type: 'module' })` in the main file, where bundlers see it. */
   startWebWorker: () => Worker;
 }
@@ -86,15 +88,8 @@ function fromWire(core: WorkerCore, w: WireError): Error {
 
 /** The worker: Node's worker_threads (and Deno's and Bun's) in server runtimes, a module Worker in browsers. */
 async function connect(core: WorkerCore): Promise<Link> {
-  const proc = (globalThis as { process?: { versions?: { node?: unknown }; getBuiltinModule?: (name: string) => unknown } }).process;
-  if (typeof proc?.versions?.node !== 'string') return webLink(core.startWebWorker());
-  const name = 'node:worker_threads';
-  type NodeWorker = {
-    postMessage(m: unknown, t: Transferable[]): void; on(e: string, f: (x: never) => void): void;
-    terminate(): Promise<number>; ref(): void; unref(): void;
-  };
-  const wt = (proc.getBuiltinModule?.(name) ?? await import(/* @vite-ignore */ /* webpackIgnore: true */ name)) as
-    { Worker: new (file: URL, options: object) => NodeWorker };
+  const wt = await workerThreads();
+  if (!wt) return webLink(core.startWebWorker());
   const worker = new wt.Worker(new URL('./onnx-ops-wasm-worker.js', import.meta.url), { name: 'onnx-ops-wasm' });
   return {
     post: (m, t) => worker.postMessage(m, t),
@@ -340,11 +335,10 @@ export class WorkerOps {
   read(tensor: WasmTensor): Promise<Result> {
     const closed = this.#refuse('read');
     if (closed) return closed;
-    const { WasmTensor, OnnxOpsError } = this.#core;
+    const { WasmTensor, OnnxOpsError, checkOwnTensor } = this.#core;
     try {
-      if (!WasmTensor.is(tensor)) throw new OnnxOpsError('INVALID_ARGUMENT', 'read', 0, 'expects a tensor from ops.tensor() or an op');
-      if (tensor.backend !== this.#remote) throw new OnnxOpsError('FOREIGN_TENSOR', 'read', 0, 'the tensor belongs to another instance');
-      tensor.assertLive('read', 0);
+      if (!(tensor instanceof WasmTensor)) throw new OnnxOpsError('INVALID_ARGUMENT', 'read', 0, 'expects a tensor from ops.tensor() or an op');
+      checkOwnTensor({ op: 'read', owner: this.#remote }, tensor, 0); // the sync API's rule: a live tensor of this instance
     } catch (e) {
       return this.#inTurn(e);
     }
@@ -419,9 +413,10 @@ export class WorkerOps {
   }
 
   /** @internal Sends a request (numbered here, if it wants an answer) and returns the promise of its answer. */
-  send(request: Request, transfer: Transferable[], op: string): Promise<unknown> {
-    if (this.#closed) return Promise.reject(new this.#core.OnnxOpsError('DISPOSED', op, undefined, 'ops.close() ended this instance\'s worker'));
-    if (request.t === 'free' || request.t === 'init') {
+  send(request: Exclude<Request, WorkerInit>, transfer: Transferable[], op: string): Promise<unknown> {
+    const closed = this.#refuse(op);
+    if (closed) return closed;
+    if (request.t === 'free') {
       this.#link.post(request, []);
       return Promise.resolve();
     }
@@ -452,8 +447,7 @@ export class WorkerOps {
   /** The worker died: every call in flight rejects, and so do later ones. */
   #died(why: string): void {
     if (!this.#closed) this.#closed = Promise.resolve(this.#link.terminate()).then(() => {}, () => {});
-    const error = (op: string) => new this.#core.OnnxOpsError('DISPOSED', op, undefined, `the worker ended: ${why}`);
-    for (const [, p] of this.#pending) p.reject(error('worker'));
+    for (const [, p] of this.#pending) p.reject(new this.#core.OnnxOpsError('DISPOSED', 'worker', undefined, `the worker ended: ${why}`));
     this.#pending.clear();
     this.#link.hold(false);
   }

@@ -7,6 +7,7 @@
  */
 import { OnnxOpsError, WasmTensor, createOps, type Ops } from '../index.js';
 import type { Reply, Request, WireError } from './protocol.js';
+import { workerThreads } from './node.js';
 
 interface Port {
   post(reply: Reply, transfer: Transferable[]): void;
@@ -15,15 +16,8 @@ interface Port {
 
 /** The page's end: Node's (and Deno's, Bun's) parentPort under worker_threads, the worker's global scope in browsers. */
 async function parent(): Promise<Port> {
-  const proc = (globalThis as { process?: { versions?: { node?: unknown }; getBuiltinModule?: (name: string) => unknown } }).process;
-  if (typeof proc?.versions?.node === 'string') {
-    const name = 'node:worker_threads';
-    const wt = (proc.getBuiltinModule?.(name) ?? await import(/* @vite-ignore */ /* webpackIgnore: true */ name)) as {
-      parentPort: { postMessage(m: unknown, t: Transferable[]): void; on(e: 'message', f: (m: Request) => void): void } | null;
-    };
-    const port = wt.parentPort;
-    if (port) return { post: (m, t) => port.postMessage(m, t), listen: (f) => port.on('message', f) };
-  }
+  const port = (await workerThreads())?.parentPort;
+  if (port) return { post: (m, t) => port.postMessage(m, t), listen: (f) => port.on('message', f) };
   const scope = globalThis as unknown as { postMessage(m: unknown, t: Transferable[]): void; onmessage: ((e: MessageEvent) => void) | null };
   return { post: (m, t) => scope.postMessage(m, t), listen: (f) => { scope.onmessage = (e) => f(e.data as Request); } };
 }
