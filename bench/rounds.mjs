@@ -61,10 +61,15 @@ export async function timeRounds(cols, { rounds, batchMs: ms, onRound } = {}) {
   }
   const out = {};
   cols.forEach((c, i) => {
-    const s = samples[i].slice().sort((a, b) => a - b);
-    const mid = s.length >> 1;
-    const median = s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-    out[c.id] = { median_us: median, min_us: s[0], max_us: s[s.length - 1], samples_us: samples[i], batch: batches[i], rounds };
+    const s = samples[i];
+    out[c.id] = { median_us: median(s), min_us: Math.min(...s), max_us: Math.max(...s), samples_us: s, batch: batches[i], rounds };
   });
   return out;
+}
+
+/** The median of numbers (the mean of the middle two for an even count). */
+export function median(xs) {
+  const s = xs.slice().sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }

@@ -17,7 +17,7 @@
 // this file too, so Node's modules are loaded only by the driver.
 
 import { randomData } from './common.mjs';
-import { timeRounds, timerStep } from './rounds.mjs';
+import { median, timeRounds, timerStep } from './rounds.mjs';
 import { measurePageCost } from './page-cost.mjs';
 
 export const SIZES = [16, 1e3, 1e5, 1e6, 4e6];
@@ -77,11 +77,6 @@ async function gapDuring(run) {
   for (let i = 0; i < first; i++) idle = Math.max(idle, stamps[i + 1] - stamps[i]);
   return { gap_ms: gap, at_ms: at, call_ms: t1 - t0, own_ms: own, idle_gap_ms: idle, pings: last - first };
 }
-
-const median = (xs) => {
-  const s = xs.slice().sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 /**
  * Runs both parts with the library's createOps (a page or Node); resolves to
