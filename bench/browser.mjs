@@ -284,7 +284,7 @@ async function main() {
   }
   if (!fs.existsSync(path.join(DIST, 'esm', 'index.js'))) throw new Error(`${path.join(DIST, 'esm', 'index.js')} is missing: run \`npm run build\``);
   const server = await serve([
-    ['/dist/', DIST], ['/bench/', HERE], ['/ort/', ORT_DIST], ['/tfjs-core/', TFJS_CORE], ['/tfjs-wasm/', TFJS_WASM], ['/', path.join(HERE, 'browser')],
+    ['/dist/', DIST], ['/bench/', HERE], ['/tests/portable/', path.join(HERE, '..', 'tests', 'portable')], ['/ort/', ORT_DIST], ['/tfjs-core/', TFJS_CORE], ['/tfjs-wasm/', TFJS_WASM], ['/', path.join(HERE, 'browser')],
   ]);
   let failed = 0;
   try {

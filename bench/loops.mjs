@@ -88,7 +88,7 @@ async function main() {
   const { launch } = await import('../tests/browsers/drivers.mjs');
   const { serve } = await import('../tests/support/static-server.mjs');
   const server = await serve([['/dist/', path.join(ROOT, 'dist')], ['/kernels/', path.dirname(KERNELS)],
-    ['/bench/', HERE], ['/', path.join(HERE, 'browser')]]);
+    ['/bench/', HERE], ['/tests/portable/', path.join(ROOT, 'tests', 'portable')], ['/', path.join(HERE, 'browser')]]);
   try {
     for (const name of browsers) {
       const b = await launch(name);

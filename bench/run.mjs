@@ -17,9 +17,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
-import {
-  DTYPES, BYTES, cliOption, randomData, compareOutputs, refMax, refRelu,
-} from './common.mjs';
+import { DTYPES, BYTES, cliOption, randomData, compareOutputs } from './common.mjs';
+import { expectedMax, expectedRelu } from './oracle.mjs';
 import { createOrtPeer, createTfjsPeer, createJsPeer, createCopyLimit, COPY_PLACEMENTS } from './peers.mjs';
 import { workloads } from './check.mjs';
 import { COLUMNS, prepareCase } from './cases.mjs';
@@ -165,9 +164,9 @@ async function runKernels(copy) {
       };
       // the library's calls must give the reference's bits on this data
       const expect = {
-        relu: refRelu(dtype, inputs[0].data), max: refMax(dtype, inputs.slice(0, 2)).data, max3: refMax(dtype, inputs).data,
-        maxrow: refMax(dtype, [{ shape: [R, 1024], data: data[0].subarray(0, R * 1024) }, { shape: [1024], data: data[1].subarray(0, 1024) }]).data,
-        maxval: refMax(dtype, [inputs[0], { shape: [], data: data[1].subarray(0, 1) }]).data,
+        relu: expectedRelu(dtype, inputs[0].data), max: expectedMax(dtype, inputs.slice(0, 2)).data, max3: expectedMax(dtype, inputs).data,
+        maxrow: expectedMax(dtype, [{ shape: [R, 1024], data: data[0].subarray(0, R * 1024) }, { shape: [1024], data: data[1].subarray(0, 1024) }]).data,
+        maxval: expectedMax(dtype, [inputs[0], { shape: [], data: data[1].subarray(0, 1) }]).data,
       };
       for (const [k, want] of Object.entries(expect)) {
         const status = fns[k]();
@@ -196,16 +195,6 @@ async function runKernels(copy) {
 // against the reference first, as above.
 const NAN_N = 1e5;
 const NAN_SPACINGS = [1024, 8192, 65536, 262144];
-// refMax with the library's NaN rule, the first NaN operand bit for bit
-// (Math.max returns a NaN of its own).
-function refMaxFirstNaN(dtype, arrays) {
-  const out = refMax(dtype, arrays.map((d) => ({ shape: [d.length], data: d }))).data;
-  const U = dtype === 'float32' ? Uint32Array : BigUint64Array;
-  const bits = (d) => new U(d.buffer, d.byteOffset, d.length);
-  const o = bits(out), ins = arrays.map(bits);
-  for (let i = 0; i < out.length; i++) if (out[i] !== out[i]) o[i] = ins[arrays.findIndex((d) => d[i] !== d[i])][i];
-  return out;
-}
 async function runNanKernels(M) {
   const rows = [];
   for (const t of ['f32', 'f64']) {
@@ -224,7 +213,7 @@ async function runNanKernels(M) {
       ]) {
         const call = (f) => () => (k === 2 ? M[f](n, ptr[0], ptr[1], ptr[3]) : M[f](n, ptr[0], ptr[1], ptr[2], ptr[3]));
         call(ours)();
-        const c = compareOutputs(dtype, refMaxFirstNaN(dtype, data.slice(0, k)), view(ptr[3]).slice(), 'bits');
+        const c = compareOutputs(dtype, expectedMax(dtype, data.slice(0, k).map((d) => ({ shape: [n], data: d }))).data, view(ptr[3]).slice(), 'bits');
         if (c) throw new Error(`bench kernel ${id} ${dtype} with NaNs every ${spacing} bytes differs from the reference: ${JSON.stringify(c)}`);
         const r = { kernel: id, label, dtype, n, spacing, ours: (await measure(call(ours), false)).median_us, yardstick: (await measure(call(yard), false)).median_us };
         rows.push(r);

@@ -23,7 +23,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ARRAY_TYPES, BYTES, broadcastShapes, cliOption, compareOutputs, randomData, refMax, sizeOf } from './common.mjs';
+import { ARRAY_TYPES, BYTES, broadcastShapes, cliOption, compareOutputs, randomData, sizeOf } from './common.mjs';
+import { expectedMax } from './oracle.mjs';
 import { COPY_PLACEMENTS, createCopyLimit, createOrtPeer } from './peers.mjs';
 import { TUNED, benchProcess, cpuModel, measure, processSettings, sink } from './timing.mjs';
 import { measurePageCost, pageCostCell, pageCostLine, pageCostWarning } from './page-cost.mjs';
@@ -69,7 +70,7 @@ for (const dtype of DTYPES) {
       const shapes = k.shapes(c);
       const outShape = broadcastShapes(shapes);
       const inputs = shapes.map((shape, i) => ({ dtype, shape, data: randomData(dtype, sizeOf(shape), 7 + i) }));
-      const want = refMax(dtype, inputs);
+      const want = expectedMax(dtype, inputs);
       const bytes = (shapes.reduce((a, s) => a + sizeOf(s), 0) + sizeOf(outShape)) * BYTES[dtype];
       const row = { dtype, case: k.label, c, shapes, bytes };
       const check = (what, got) => {

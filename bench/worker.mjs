@@ -204,7 +204,7 @@ async function main() {
         r = await runWorkerBench({ createOps, ...cfg, log: (m) => console.log(`node ${m}`) });
       } else {
         const [{ launch }, { serve }] = await Promise.all([import('../tests/browsers/drivers.mjs'), import('../tests/support/static-server.mjs')]);
-        server ??= await serve([['/dist/', path.join(ROOT, 'dist')], ['/bench/', HERE], ['/', path.join(HERE, 'browser')]]);
+        server ??= await serve([['/dist/', path.join(ROOT, 'dist')], ['/bench/', HERE], ['/tests/portable/', path.join(ROOT, 'tests', 'portable')], ['/', path.join(HERE, 'browser')]]);
         const browser = await launch(name);
         try {
           engine = browser.version;
