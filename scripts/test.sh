@@ -18,7 +18,7 @@ step bash scripts/setup.sh
 step bash scripts/build.sh
 step bash scripts/test-cpp.sh
 step bash tests/fuzz/run.sh 60
-step node bench/check.mjs   # every benchmark workload, checked against the JS reference
+step node bench/check.mjs   # every benchmark workload, checked against the oracle (the tests' reference)
 step node --test tests/docs/docs.test.mjs   # docs/PERFORMANCE.md's size and the links into it
 step npx tsc -p tsconfig.json
 step npx jest --ci
