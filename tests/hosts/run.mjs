@@ -1,0 +1,182 @@
+// The packed package in hosts without the web's APIs (issue 41): a React
+// Native bundle (Metro with React Native's default config, `import` and
+// `require`, android and ios) run on Hermes; QuickJS (quickjs-emscripten),
+// onnx-ops-wasm/js and the ES module entry; a bare Node vm context (no
+// WebAssembly, URL, process or Worker), onnx-ops-wasm/js and the ES module
+// and CommonJS entries. In each, tests/hosts/check.mjs's hostCheck(): Max and
+// Relu bit for bit against tests/portable/reference.ts, the `js` backend, a
+// typed error for a bad input, and the worker form's UNSUPPORTED_ENGINE.
+//
+//   npm run build && node --test tests/hosts/run.mjs
+//
+// Needs `npm ci --prefix tests/hosts` (scripts/setup.sh). KEEP_TMP=1 keeps the
+// consumer projects (their folder is printed).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { expected, hostScript } from './check.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const HOSTS = join(ROOT, 'tests', 'hosts');
+const MODULES = join(HOSTS, 'node_modules');
+const HERMES = join(MODULES, 'hermes-engine-cli', 'linux64-bin');
+const run = promisify(execFile);
+
+async function sh(cmd, args, cwd) {
+  try {
+    return await run(cmd, args, { cwd, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, maxBuffer: 64 << 20, timeout: 180_000 });
+  } catch (e) {
+    throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) failed (${e.code ?? e.signal}):\n${`${e.stdout ?? ''}${e.stderr ?? ''}`.slice(0, 4000)}`);
+  }
+}
+
+let TMP;
+let tarball;
+/** The tarball unpacked: its package/ folder. */
+let unpacked;
+let want;
+
+/** hostCheck()'s result must be what the reference gives, in every field. */
+function assertChecked(got, label) {
+  assert.equal(got.failure, undefined, `${label}: ${got.failure}`);
+  const { workerForm, ...rest } = got;
+  assert.deepEqual(rest.cases.map((c, i) => ({ i, ...c })), want.cases.map((c, i) => ({ i, ...c })), `${label}: Max and Relu bit for bit`);
+  const { message, ...bad } = rest.bad;
+  assert.deepEqual({ ...rest, bad }, want, label);
+  assert.match(message, /^Max: input 1: .*\[DATA_LENGTH\]$/, `${label}: the bad input's message`);
+  assert.equal(workerForm.code, 'UNSUPPORTED_ENGINE', `${label}: the worker form: ${JSON.stringify(workerForm)}`);
+  assert.equal(workerForm.op, 'createOps');
+  // The cause, where it is the host: no Worker; no bundler blamed.
+  assert.match(workerForm.message, /Worker/, `${label}: the worker form's error names what is missing`);
+  assert.doesNotMatch(workerForm.message, /bundler/, `${label}: the worker form's error blames a bundler`);
+}
+
+before(async () => {
+  assert.ok(existsSync(join(ROOT, 'dist', 'esm', 'index.js')), 'dist/ is missing: run `npm run build` first');
+  assert.ok(existsSync(MODULES), 'tests/hosts/node_modules is missing: run `npm ci --prefix tests/hosts` (scripts/setup.sh does)');
+  TMP = mkdtempSync(join(tmpdir(), 'onnx-ops-wasm-hosts-'));
+  if (process.env.KEEP_TMP) console.log(`# consumer projects in ${TMP}`);
+  const { stdout } = await sh('npm', ['pack', '--json', '--pack-destination', TMP, '--loglevel=error'], ROOT);
+  tarball = join(TMP, JSON.parse(stdout)[0].filename);
+  mkdirSync(join(TMP, 'unpacked'));
+  await sh('tar', ['-xzf', tarball, '-C', join(TMP, 'unpacked')], TMP);
+  unpacked = join(TMP, 'unpacked', 'package');
+  want = await expected();
+});
+
+after(() => {
+  if (TMP && !process.env.KEEP_TMP) rmSync(TMP, { recursive: true, force: true });
+});
+
+// ---- React Native: Metro, then Hermes ------------------------------------------------
+describe('React Native (Metro 0.87, React Native\'s default config; Hermes 0.12)', () => {
+  let app;
+  before(async () => {
+    // Inside tests/hosts, so that Metro and its config find their packages in tests/hosts/node_modules, as an app finds its own.
+    mkdirSync(join(HOSTS, '.work'), { recursive: true });
+    app = mkdtempSync(join(HOSTS, '.work', 'rn-app-'));
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'rn-app', private: true, version: '0.0.0' }));
+    writeFileSync(join(app, 'metro.config.js'), `const { getDefaultConfig, mergeConfig } = require('@react-native/metro-config');
+// React Native's default, but for two things the app's packages being one folder up needs: Metro watching that
+// folder, and no react-native/setup-env (the app has no react-native package; on a device it sets up the native side).
+module.exports = mergeConfig(getDefaultConfig(__dirname), {
+  watchFolders: [${JSON.stringify(MODULES)}],
+  serializer: { getModulesRunBeforeMainModule: () => [] },
+});
+`);
+    writeFileSync(join(app, 'import.js'), `import * as lib from 'onnx-ops-wasm';\n${hostScript('lib', 'print')}`);
+    writeFileSync(join(app, 'require.js'), `const lib = require('onnx-ops-wasm');\n${hostScript('lib', 'print')}`);
+    await sh('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', tarball], app);
+  });
+  after(() => {
+    if (app && !process.env.KEEP_TMP) rmSync(app, { recursive: true, force: true });
+  });
+
+  for (const [entry, platform] of [['import.js', 'android'], ['require.js', 'ios']]) {
+    test(`${entry} (${platform}, release, minified): bundles with no import.meta and no import(), and runs on Hermes as bytecode`, async () => {
+      const bundle = join(app, `${entry}.${platform}.bundle`);
+      const t = Date.now();
+      await sh(process.execPath, [join(MODULES, 'metro', 'src', 'cli.js'), 'build', entry, '--platform', platform, '--dev', 'false',
+        '--minify', 'true', '--out', bundle, '--config', join(app, 'metro.config.js')], app);
+      const text = readFileSync(bundle, 'utf8');
+      console.log(`# metro ${entry} ${platform}: ${text.length} bytes in ${Date.now() - t} ms`);
+      assert.doesNotMatch(text, /import\.meta/, 'import.meta in the bundle (Hermes refuses it)');
+      assert.doesNotMatch(text, /\bimport\s*\(/, 'import() in the bundle');
+      // As a release build does: hermesc to bytecode, then the VM runs it.
+      await sh(join(HERMES, 'hermesc'), ['-O', '-emit-binary', '-out', `${bundle}.hbc`, bundle], app);
+      const { stdout, stderr } = await sh(join(HERMES, 'hermes'), [`${bundle}.hbc`], app);
+      assert.equal(stderr, '', 'Hermes printed to stderr');
+      assertChecked(JSON.parse(stdout), `Hermes ${entry}`);
+    });
+  }
+});
+
+// ---- QuickJS -----------------------------------------------------------------------------
+describe('QuickJS (quickjs-emscripten)', () => {
+  /** Runs hostCheck() on `file` (a dist file) in a fresh QuickJS context; its module loader serves the unpacked package only. */
+  async function inQuickJs(file) {
+    const { getQuickJS } = await import(join(MODULES, 'quickjs-emscripten', 'dist', 'index.mjs'));
+    const runtime = (await getQuickJS()).newRuntime();
+    const loaded = [];
+    runtime.setModuleLoader((name) => {
+      loaded.push(relative(unpacked, name));
+      return readFileSync(name, 'utf8');
+    }, (base, specifier) => {
+      const path = resolve(dirname(base), specifier);
+      if (!specifier.startsWith('.') || relative(unpacked, path).startsWith('..')) throw new Error(`the host has no module ${JSON.stringify(specifier)}`);
+      return path;
+    });
+    const vm = runtime.newContext();
+    try {
+      const globals = vm.dump(vm.unwrapResult(vm.evalCode('[typeof WebAssembly, typeof URL, typeof Worker, typeof setTimeout].join()')));
+      let result;
+      const done = vm.newFunction('done', (json) => { result = vm.getString(json); });
+      vm.setProp(vm.global, 'done', done);
+      done.dispose();
+      vm.unwrapResult(vm.evalCode(`import * as lib from './${file}';\n${hostScript('lib', 'done')}`, join(unpacked, 'host-check.mjs'), { type: 'module' })).dispose();
+      // No event loop: run the job queue until the check has finished or nothing is left to run.
+      while (result === undefined) {
+        const jobs = vm.unwrapResult(runtime.executePendingJobs());
+        if (jobs === 0) break;
+      }
+      assert.notEqual(result, undefined, `QuickJS ${file}: the check never finished (no job left to run)`);
+      return { globals, loaded, result: JSON.parse(result) };
+    } finally {
+      vm.dispose();
+      runtime.dispose();
+    }
+  }
+
+  test('onnx-ops-wasm/js (dist/esm/js.js): one file, the js backend, everything checked', async () => {
+    const { globals, loaded, result } = await inQuickJs('dist/esm/js.js');
+    assert.equal(globals, 'undefined,undefined,undefined,undefined', 'QuickJS has no WebAssembly, URL, Worker or setTimeout');
+    assert.deepEqual(loaded, ['dist/esm/js.js'], 'the files loaded');
+    assertChecked(result, 'QuickJS js.js');
+  });
+
+  test('the ES module entry (dist/esm/index.js) chooses the js backend and passes everything', async () => {
+    const { loaded, result } = await inQuickJs('dist/esm/index.js');
+    assertChecked(result, 'QuickJS index.js');
+    assert.deepEqual(loaded, ['dist/esm/index.js', 'dist/esm/backend-js.js'], 'the files loaded');
+  });
+});
+
+// ---- a bare Node vm context --------------------------------------------------------------
+describe('a Node vm context without WebAssembly and URL', () => {
+  for (const [kind, file] of [['esm', 'dist/esm/js.js'], ['esm', 'dist/esm/index.js'], ['cjs', 'dist/cjs/js.js'], ['cjs', 'dist/cjs/index.js']]) {
+    test(`${file}: the js backend, everything checked`, async () => {
+      const { stdout, stderr } = await sh(process.execPath, ['--experimental-vm-modules', '--no-warnings', join(HOSTS, 'vm.mjs'), unpacked, kind, file], HOSTS);
+      assert.equal(stderr, '');
+      const { globals, loaded, result } = JSON.parse(stdout);
+      assert.equal(globals, 'undefined,undefined,undefined,undefined,undefined,undefined',
+        'the context has no WebAssembly, URL, process, Worker, require or setTimeout');
+      assertChecked(result, `vm ${file}`);
+      assert.deepEqual(loaded, file.endsWith('/js.js') ? [file] : [file, file.replace('index.js', 'backend-js.js')], 'the files loaded');
+    });
+  }
+});
