@@ -31,7 +31,10 @@ async function sh(cmd, args, cwd) {
   try {
     return await run(cmd, args, { cwd, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, maxBuffer: 64 << 20, timeout: 180_000 });
   } catch (e) {
-    throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) failed (${e.code ?? e.signal}):\n${`${e.stdout ?? ''}${e.stderr ?? ''}`.slice(0, 4000)}`);
+    // Metro prints a banner, then the minified line it failed on, in colour: from its error on, plain, lines cut.
+    const out = `${e.stdout ?? ''}${e.stderr ?? ''}`.replace(/\x1b\[[0-9;]*m/g, '').split('\n').map((l) => l.slice(0, 400)).join('\n');
+    const from = Math.max(0, out.search(/^\w*Error\b/m));
+    throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) failed (${e.code ?? e.signal}):\n${out.slice(from, from + 6000)}`);
   }
 }
 
