@@ -3,7 +3,7 @@
 // `require`, android and ios) run on Hermes; QuickJS (quickjs-emscripten),
 // onnx-ops-wasm/js and the ES module entry; a bare Node vm context (no
 // WebAssembly, URL, process or Worker), onnx-ops-wasm/js and the ES module
-// and CommonJS entries. In each, tests/hosts/check.mjs's hostCheck(): Max and
+// and CommonJS entries; in both, a one-script esbuild bundle. In each, tests/hosts/check.mjs's hostCheck(): Max and
 // Relu bit for bit against tests/portable/reference.ts, the `js` backend, a
 // typed error for a bad input, and the worker form's UNSUPPORTED_ENGINE.
 //
@@ -61,6 +61,28 @@ function assertChecked(got, label, jsEntry) {
   assert.match(workerForm.message, jsEntry ? /^createOps: onnx-ops-wasm\/js .*import 'onnx-ops-wasm' for the worker form/ : /has neither Worker nor/,
     `${label}: the worker form's error names the cause`);
   assert.doesNotMatch(workerForm.message, /bundler/, `${label}: the worker form's error blames a bundler`);
+}
+
+let bundled;
+/**
+ * hostCheck() on the ES module entry bundled by esbuild with its defaults
+ * (one IIFE script, no splitting: the lazily loaded files inlined), from a
+ * consumer project with the tarball installed; the script's path.
+ */
+function oneScript() {
+  bundled ??= (async () => {
+    const app = join(TMP, 'one-script-app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'one-script-app', private: true, version: '0.0.0' }));
+    writeFileSync(join(app, 'main.js'), `import * as lib from 'onnx-ops-wasm';\n${hostScript('lib', 'done')}`);
+    await sh('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', tarball], app);
+    const { build } = await import('esbuild');
+    const outfile = join(app, 'one-script.js');
+    const { warnings } = await build({ entryPoints: [join(app, 'main.js')], bundle: true, outfile, logLevel: 'silent' });
+    for (const w of warnings) console.log(`# esbuild: ${w.text}`);
+    return outfile;
+  })();
+  return bundled;
 }
 
 before(async () => {
@@ -125,8 +147,12 @@ module.exports = mergeConfig(getDefaultConfig(__dirname), {
 
 // ---- QuickJS -----------------------------------------------------------------------------
 describe('QuickJS (quickjs-emscripten)', () => {
-  /** Runs hostCheck() on `file` (a dist file) in a fresh QuickJS context; its module loader serves the unpacked package only. */
-  async function inQuickJs(file) {
+  /**
+   * Runs hostCheck() on `file` (a dist file) as a module in a fresh QuickJS
+   * context, whose module loader serves the unpacked package only; or, with
+   * `script`, that one script (which loads nothing).
+   */
+  async function inQuickJs(file, script) {
     const { getQuickJS } = await import(join(MODULES, 'quickjs-emscripten', 'dist', 'index.mjs'));
     const runtime = (await getQuickJS()).newRuntime();
     const loaded = [];
@@ -145,7 +171,9 @@ describe('QuickJS (quickjs-emscripten)', () => {
       const done = vm.newFunction('done', (json) => { result = vm.getString(json); });
       vm.setProp(vm.global, 'done', done);
       done.dispose();
-      vm.unwrapResult(vm.evalCode(`import * as lib from './${file}';\n${hostScript('lib', 'done')}`, join(unpacked, 'host-check.mjs'), { type: 'module' })).dispose();
+      vm.unwrapResult(script === undefined
+        ? vm.evalCode(`import * as lib from './${file}';\n${hostScript('lib', 'done')}`, join(unpacked, 'host-check.mjs'), { type: 'module' })
+        : vm.evalCode(script, file, { type: 'global' })).dispose();
       // No event loop: run the job queue until the check has finished or nothing is left to run.
       while (result === undefined) {
         const jobs = vm.unwrapResult(runtime.executePendingJobs());
@@ -171,6 +199,12 @@ describe('QuickJS (quickjs-emscripten)', () => {
     assertChecked(result, 'QuickJS index.js', false);
     assert.deepEqual(loaded, ['dist/esm/index.js', 'dist/esm/backend-js.js', 'dist/esm/worker-client.js'], 'the files loaded');
   });
+
+  test('a one-script bundle of the ES module entry (esbuild\'s defaults), as single-file hosts ship code', async () => {
+    const { loaded, result } = await inQuickJs('one-script.js', readFileSync(await oneScript(), 'utf8'));
+    assert.deepEqual(loaded, [], 'the files loaded');
+    assertChecked(result, 'QuickJS one script', false);
+  });
 });
 
 // ---- a bare Node vm context --------------------------------------------------------------
@@ -187,4 +221,11 @@ describe('a Node vm context without WebAssembly and URL', () => {
         'the files loaded');
     });
   }
+
+  test('a one-script bundle of the ES module entry (esbuild\'s defaults), as single-file hosts ship code', async () => {
+    const { stdout } = await sh(process.execPath, [join(HOSTS, 'vm.mjs'), unpacked, 'script', await oneScript()], HOSTS);
+    const { loaded, result } = JSON.parse(stdout);
+    assert.deepEqual(loaded, [], 'the files loaded');
+    assertChecked(result, 'vm one script', false);
+  });
 });

@@ -3,10 +3,11 @@
 // Worker, no require of Node's modules. Run by tests/hosts/run.mjs:
 //
 //   node --experimental-vm-modules tests/hosts/vm.mjs <package dir> <esm|cjs> <dist file>
+//   node tests/hosts/vm.mjs <package dir> script <one script that calls done(json)>
 //
 // ES modules load through vm.SourceTextModule, their relative imports (and
 // import()) resolved in the package; CommonJS through a require() that does
-// the same. Prints one JSON line: { globals, loaded, result } with
+// the same; a script loads nothing. Prints one JSON line: { globals, loaded, result } with
 // hostCheck()'s result (tests/hosts/check.mjs).
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -48,6 +49,8 @@ if (kind === 'esm') {
     { context, identifier: join(pkg, 'host-check.mjs'), importModuleDynamically });
   await main.link(link);
   await main.evaluate();
+} else if (kind === 'script') {
+  vm.runInContext(readFileSync(file, 'utf8'), context, { filename: file });
 } else {
   const cache = new Map();
   const requireFrom = (from) => (specifier) => {
