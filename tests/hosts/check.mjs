@@ -36,7 +36,8 @@ export function hostCases() {
 /**
  * Runs check() (tests/package/check.mjs) and hostCases() in the host; returns
  * JSON: each case's dtype, shape and result bytes in hex, the backend, a bad
- * input's error, and what the worker form gives where the host has no Worker.
+ * input's error, and what the worker form and the wasm backend give where the
+ * host has no Worker and no WebAssembly.
  */
 export async function hostCheck(lib) {
   const hex = (a) => Array.from(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), (b) => (b < 16 ? '0' : '') + b.toString(16)).join('');
@@ -58,8 +59,11 @@ export async function hostCheck(lib) {
     bad = failed(e);
   }
   const after = Array.from(ops.relu(new Float32Array([-1, 2])).data);
-  const worker = await lib.createOps({ worker: true }).then(() => 'resolved', failed);
-  return { backend: ops.backend, worker: ops.worker === true, check: await check(lib), cases, bad, after, workerForm: worker };
+  const rejects = (options) => lib.createOps(options).then(() => 'resolved', failed);
+  return {
+    backend: ops.backend, worker: ops.worker === true, check: await check(lib), cases, bad, after,
+    workerForm: await rejects({ worker: true }), wasm: await rejects({ backend: 'wasm' }),
+  };
 }
 
 /** The host's script: runs hostCheck(<lib>) and hands its result, or its failure, as JSON to <done>, a function of the host's. */

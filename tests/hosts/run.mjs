@@ -27,9 +27,9 @@ const MODULES = join(HOSTS, 'node_modules');
 const HERMES = join(MODULES, 'hermes-engine-cli', 'linux64-bin');
 const run = promisify(execFile);
 
-async function sh(cmd, args, cwd) {
+async function sh(cmd, args, cwd, env = {}) {
   try {
-    return await run(cmd, args, { cwd, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, maxBuffer: 64 << 20, timeout: 180_000 });
+    return await run(cmd, args, { cwd, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env }, maxBuffer: 64 << 20, timeout: 180_000 });
   } catch (e) {
     // Metro prints a banner, then the minified line it failed on, in colour: from its error on, plain, lines cut.
     const out = `${e.stdout ?? ''}${e.stderr ?? ''}`.replace(/\x1b\[[0-9;]*m/g, '').split('\n').map((l) => l.slice(0, 400)).join('\n');
@@ -46,21 +46,33 @@ let want;
 
 /**
  * hostCheck()'s result must be what the reference gives, in every field; the
- * worker form rejects naming the cause: onnx-ops-wasm/js (`jsEntry`) has none,
- * the full entry finds no Worker.
+ * worker form and the wasm backend reject naming the cause: onnx-ops-wasm/js
+ * (`jsEntry`) has neither, the full entry finds no Worker and no WebAssembly.
  */
 function assertChecked(got, label, jsEntry) {
   assert.equal(got.failure, undefined, `${label}: ${got.failure}`);
-  const { workerForm, ...rest } = got;
+  const { workerForm, wasm, ...rest } = got;
   assert.deepEqual(rest.cases.map((c, i) => ({ i, ...c })), want.cases.map((c, i) => ({ i, ...c })), `${label}: Max and Relu bit for bit`);
   const { message, ...bad } = rest.bad;
   assert.deepEqual({ ...rest, bad }, want, label);
   assert.match(message, /^Max: input 1: .*\[DATA_LENGTH\]$/, `${label}: the bad input's message`);
-  assert.equal(workerForm.code, 'UNSUPPORTED_ENGINE', `${label}: the worker form: ${JSON.stringify(workerForm)}`);
-  assert.equal(workerForm.op, 'createOps');
-  assert.match(workerForm.message, jsEntry ? /^createOps: onnx-ops-wasm\/js .*import 'onnx-ops-wasm' for the worker form/ : /has neither Worker nor/,
-    `${label}: the worker form's error names the cause`);
-  assert.doesNotMatch(workerForm.message, /bundler/, `${label}: the worker form's error blames a bundler`);
+  const causes = jsEntry
+    ? { workerForm: /^onnx-ops-wasm\/js .*import 'onnx-ops-wasm' for the worker form/, wasm: /^onnx-ops-wasm\/js .*import 'onnx-ops-wasm' for the wasm backends/ }
+    : { workerForm: /has neither Worker nor/, wasm: /^this engine cannot compile WebAssembly/ };
+  for (const [what, e] of Object.entries({ workerForm, wasm })) {
+    assert.deepEqual([e.code, e.op], ['UNSUPPORTED_ENGINE', 'createOps'], `${label}: ${what}: ${JSON.stringify(e)}`);
+    assert.match(e.message.replace(/^createOps: /, ''), causes[what], `${label}: ${what}'s error names the cause`);
+    assert.doesNotMatch(e.message, /bundler/, `${label}: ${what}'s error blames a bundler`);
+  }
+}
+
+/** A consumer project in `dir`: package.json, `files`, and the tarball installed offline, as a user installs it. */
+async function consumer(dir, files) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, version: '0.0.0' }));
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
+  await sh('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', tarball], dir);
+  return dir;
 }
 
 let bundled;
@@ -71,11 +83,7 @@ let bundled;
  */
 function oneScript() {
   bundled ??= (async () => {
-    const app = join(TMP, 'one-script-app');
-    mkdirSync(app);
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'one-script-app', private: true, version: '0.0.0' }));
-    writeFileSync(join(app, 'main.js'), `import * as lib from 'onnx-ops-wasm';\n${hostScript('lib', 'done')}`);
-    await sh('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', tarball], app);
+    const app = await consumer(join(TMP, 'one-script-app'), { 'main.js': `import * as lib from 'onnx-ops-wasm';\n${hostScript('lib', 'done')}` });
     const { build } = await import('esbuild');
     const outfile = join(app, 'one-script.js');
     const { warnings } = await build({ entryPoints: [join(app, 'main.js')], bundle: true, outfile, logLevel: 'silent' });
@@ -108,19 +116,18 @@ describe('React Native (Metro 0.87, React Native\'s default config; Hermes 0.12)
   before(async () => {
     // Inside tests/hosts, so that Metro and its config find their packages in tests/hosts/node_modules, as an app finds its own.
     mkdirSync(join(HOSTS, '.work'), { recursive: true });
-    app = mkdtempSync(join(HOSTS, '.work', 'rn-app-'));
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'rn-app', private: true, version: '0.0.0' }));
-    writeFileSync(join(app, 'metro.config.js'), `const { getDefaultConfig, mergeConfig } = require('@react-native/metro-config');
+    app = await consumer(mkdtempSync(join(HOSTS, '.work', 'rn-app-')), {
+      'metro.config.js': `const { getDefaultConfig, mergeConfig } = require('@react-native/metro-config');
 // React Native's default, but for two things the app's packages being one folder up needs: Metro watching that
 // folder, and no react-native/setup-env (the app has no react-native package; on a device it sets up the native side).
 module.exports = mergeConfig(getDefaultConfig(__dirname), {
   watchFolders: [${JSON.stringify(MODULES)}],
   serializer: { getModulesRunBeforeMainModule: () => [] },
 });
-`);
-    writeFileSync(join(app, 'import.js'), `import * as lib from 'onnx-ops-wasm';\n${hostScript('lib', 'print')}`);
-    writeFileSync(join(app, 'require.js'), `const lib = require('onnx-ops-wasm');\n${hostScript('lib', 'print')}`);
-    await sh('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', tarball], app);
+`,
+      'import.js': `import * as lib from 'onnx-ops-wasm';\n${hostScript('lib', 'print')}`,
+      'require.js': `const lib = require('onnx-ops-wasm');\n${hostScript('lib', 'print')}`,
+    });
   });
   after(() => {
     if (app && !process.env.KEEP_TMP) rmSync(app, { recursive: true, force: true });
@@ -130,12 +137,14 @@ module.exports = mergeConfig(getDefaultConfig(__dirname), {
     test(`${entry} (${platform}, release, minified): bundles with no import.meta and no import(), and runs on Hermes as bytecode`, async () => {
       const bundle = join(app, `${entry.replace(/\.js$/, '')}.${platform}.bundle.js`); // Metro adds .js to a name without it
       const t = Date.now();
+      // Metro's cache goes in os.tmpdir(): this run's folder, empty at first. One worker: a dozen files cost less in-process.
       await sh(process.execPath, [join(MODULES, 'metro', 'src', 'cli.js'), 'build', entry, '--platform', platform, '--dev', 'false',
-        '--minify', 'true', '--reset-cache', '--out', bundle, '--config', join(app, 'metro.config.js')], app);
+        '--minify', 'true', '--max-workers', '1', '--out', bundle, '--config', join(app, 'metro.config.js')], app, { TMPDIR: TMP });
       const text = readFileSync(bundle, 'utf8');
       console.log(`# metro ${entry} ${platform}: ${text.length} bytes in ${Date.now() - t} ms`);
       assert.doesNotMatch(text, /import\.meta/, 'import.meta in the bundle (Hermes refuses it)');
       assert.doesNotMatch(text, /\bimport\s*\(/, 'import() in the bundle');
+      assert.doesNotMatch(text, /ONNX_OPS_WASM_BASE64/, 'the embedded wasm in the bundle: Metro did not take onnx-ops-wasm/js');
       // As a release build does: hermesc to bytecode, then the VM runs it.
       await sh(join(HERMES, 'hermesc'), ['-O', '-emit-binary', '-out', `${bundle}.hbc`, bundle], app);
       const { stdout, stderr } = await sh(join(HERMES, 'hermes'), [`${bundle}.hbc`], app);
