@@ -1,13 +1,8 @@
 // What tests/hosts/run.mjs runs in each host (React Native's Hermes, QuickJS,
-// a bare Node vm context), and what it must give. hostCases() and hostCheck()
+// a bare Node vm context). hostCases() and hostCheck()
 // are serialised into the hosts (their toString()): they use nothing but
 // `lib`, the package's module namespace, and the engine's built-ins.
-import { build } from 'esbuild';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { EXPECTED, check } from '../package/check.mjs';
+import { check } from '../package/check.mjs';
 
 /** Max and Relu cases as [op, opset, inputs]: broadcasting, every float format's NaN payloads and -0, 64-bit integers, variadic Max. */
 export function hostCases() {
@@ -69,31 +64,3 @@ export async function hostCheck(lib) {
 /** The host's script: runs hostCheck(<lib>) and hands its result, or its failure, as JSON to <done>, a function of the host's. */
 export const hostScript = (lib, done) => `${check}\n${hostCases}\n${hostCheck}\n` +
   `hostCheck(${lib}).then((r) => ${done}(JSON.stringify(r)), (e) => ${done}(JSON.stringify({ failure: String(e) + '\\n' + (e && e.stack) })));\n`;
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/** What hostCheck() must give on the js backend: its cases' bytes from tests/portable/reference.ts, which imports nothing from the library. */
-export async function expected() {
-  const dir = mkdtempSync(join(tmpdir(), 'onnx-ops-wasm-reference-'));
-  try {
-    const outfile = join(dir, 'reference.mjs');
-    await build({ entryPoints: [join(ROOT, 'tests/portable/reference.ts')], bundle: true, format: 'esm', outfile, logLevel: 'warning' });
-    const { refMax, refRelu } = await import(pathToFileURL(outfile).href);
-    const hex = (bytes) => Buffer.from(bytes).toString('hex');
-    const dtypeOf = (x) => x.dtype ?? { Float32Array: 'float32', Float64Array: 'float64', Int8Array: 'int8', Int16Array: 'int16', Int32Array: 'int32',
-      BigInt64Array: 'int64', Uint8Array: 'uint8', Uint16Array: 'uint16', Uint32Array: 'uint32', BigUint64Array: 'uint64' }[x.constructor.name];
-    const plain = (x) => ({ dtype: dtypeOf(x), shape: x.shape ?? [x.length], data: x.data ?? x });
-    const cases = hostCases().map(([op, , inputs]) => {
-      const xs = inputs.map(plain);
-      if (op === 'Relu') return { dtype: xs[0].dtype, shape: xs[0].shape, hex: hex(refRelu(xs[0])), inputsKept: true };
-      const { shape, bytes } = refMax(xs);
-      return { dtype: xs[0].dtype, shape, hex: hex(bytes), inputsKept: true };
-    });
-    return {
-      backend: 'js', worker: false, check: { ...EXPECTED, simd: false }, cases,
-      bad: { code: 'DATA_LENGTH', op: 'Max', input: 1 }, after: [0, 2],
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}

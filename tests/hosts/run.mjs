@@ -17,9 +17,11 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { expected, hostScript } from './check.mjs';
+import { build } from 'esbuild';
+import { EXPECTED } from '../package/check.mjs';
+import { hostCases, hostScript } from './check.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const HOSTS = join(ROOT, 'tests', 'hosts');
@@ -75,6 +77,31 @@ async function consumer(dir, files) {
   return dir;
 }
 
+/**
+ * What hostCheck() must give on the js backend: its cases' bytes from
+ * tests/portable/reference.ts (bundled into TMP), which imports nothing from
+ * the library.
+ */
+async function expected() {
+  const outfile = join(TMP, 'reference.mjs');
+  await build({ entryPoints: [join(ROOT, 'tests/portable/reference.ts')], bundle: true, format: 'esm', outfile, logLevel: 'warning' });
+  const { refMax, refRelu } = await import(pathToFileURL(outfile).href);
+  const hex = (bytes) => Buffer.from(bytes).toString('hex');
+  const dtypeOf = (x) => x.dtype ?? { Float32Array: 'float32', Float64Array: 'float64', Int8Array: 'int8', Int16Array: 'int16', Int32Array: 'int32',
+    BigInt64Array: 'int64', Uint8Array: 'uint8', Uint16Array: 'uint16', Uint32Array: 'uint32', BigUint64Array: 'uint64' }[x.constructor.name];
+  const plain = (x) => ({ dtype: dtypeOf(x), shape: x.shape ?? [x.length], data: x.data ?? x });
+  const cases = hostCases().map(([op, , inputs]) => {
+    const xs = inputs.map(plain);
+    if (op === 'Relu') return { dtype: xs[0].dtype, shape: xs[0].shape, hex: hex(refRelu(xs[0])), inputsKept: true };
+    const { shape, bytes } = refMax(xs);
+    return { dtype: xs[0].dtype, shape, hex: hex(bytes), inputsKept: true };
+  });
+  return {
+    backend: 'js', worker: false, check: { ...EXPECTED, simd: false }, cases,
+    bad: { code: 'DATA_LENGTH', op: 'Max', input: 1 }, after: [0, 2],
+  };
+}
+
 let bundled;
 /**
  * hostCheck() on the ES module entry bundled by esbuild with its defaults
@@ -84,7 +111,6 @@ let bundled;
 function oneScript() {
   bundled ??= (async () => {
     const app = await consumer(join(TMP, 'one-script-app'), { 'main.js': `import * as lib from 'onnx-ops-wasm';\n${hostScript('lib', 'done')}` });
-    const { build } = await import('esbuild');
     const outfile = join(app, 'one-script.js');
     const { warnings } = await build({ entryPoints: [join(app, 'main.js')], bundle: true, outfile, logLevel: 'silent' });
     for (const w of warnings) console.log(`# esbuild: ${w.text}`);
