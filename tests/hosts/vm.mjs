@@ -7,8 +7,8 @@
 //
 // ES modules load through vm.SourceTextModule, their relative imports (and
 // import()) resolved in the package; CommonJS through a require() that does
-// the same; a script loads nothing. Prints one JSON line: { globals, loaded, result } with
-// hostCheck()'s result (tests/hosts/check.mjs).
+// the same; a script loads nothing. Prints one JSON line: { globals, loaded,
+// result }, result being hostCheck()'s (tests/hosts/check.mjs).
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import vm from 'node:vm';
