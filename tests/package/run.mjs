@@ -8,27 +8,26 @@
 //   Node require() and import (and examples/node-*.{cjs,mjs},
 //   examples/worker-form.mjs), and a Node process that exits by itself with the
 //   worker form; TypeScript with moduleResolution node16, nodenext and bundler,
-//   from ES modules and CommonJS; a Vite app (production build, which bundles
-//   the worker form's worker, and the dev server); an esbuild bundle (with a
-//   module worker, the worker form's files copied beside it, and
-//   onnx-ops-wasm/wasm as a file asset); examples/browser.html,
-//   examples/worker.html and examples/worker-form.html; pages under the
-//   Content-Security-Policy script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'
-//   (the Vite and esbuild apps, and a plain page with a module worker).
+//   from ES modules and CommonJS; esbuild bundles for Node (the worker form's
+//   files copied beside them, and onnx-ops-wasm/wasm as a file asset);
+//   examples/browser.html, examples/worker.html and examples/worker-form.html;
+//   a plain page with a module worker under the Content-Security-Policy
+//   script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'.
 //   Browser cases run in headless Chromium (playwright-core + Debian's chromium).
 //   Also: the tarball's contents and package.json, publint and
 //   @arethetypeswrong/cli (attw) on the tarball, its Markdown's relative links,
-//   and the size budget.
+//   and the size budget. Apps built by bundlers (webpack, rspack, Parcel,
+//   Rollup, esbuild, Vite) for browsers: tests/package/bundlers.mjs.
 //
 //   npm run build && node --test tests/package/run.mjs
 //
-// Vite, esbuild and TypeScript come from the repository's node_modules; the
+// esbuild and TypeScript come from the repository's node_modules; the
 // consumers install nothing but the tarball (and onnxruntime-common, from the
 // repository's node_modules, for the TypeScript interop check). KEEP_TMP=1
 // keeps the consumer projects (their folder is printed).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { publint } from 'publint';
@@ -37,7 +36,7 @@ import './api-docs.mjs';
 import { deadLinks, linkTargets } from './links.mjs';
 import {
   CSP, EXPECTED, EXPECTED_WORKER, ROOT, TMP, assertChecked, assertWorkerFile, checkCommonJs, checkModule, consumer, html,
-  mainModule, nodeBin, openPage, packInfo, resultOrFailure, run, sh, shToFile, start, stop, tarball, unpacked, workerModule,
+  mainModule, nodeBin, openPage, packInfo, run, sh, shToFile, start, stop, tarball, unpacked,
 } from './consumers.mjs';
 import { serve } from '../support/static-server.mjs';
 import { RUNTIMES } from '../engines/engines.mjs';
@@ -594,110 +593,6 @@ void [r, s];
 
 // ---- browsers ------------------------------------------------------------------------
 describe('browsers (headless Chromium)', () => {
-  test('a Vite app under the CSP, worker form included: production build (Vite bundles the worker), and the dev server', async () => {
-    const vite = await import('vite');
-    const dir = await consumer('vite-app', { type: 'module' }, {
-      'index.html': html('/src/main.js'),
-      'src/check.js': checkModule,
-      'src/main.js': mainModule("'onnx-ops-wasm'", "new URL('./worker.js', import.meta.url)", { fallbacks: true }),
-      'src/worker.js': workerModule("'onnx-ops-wasm'"),
-    });
-    const warnings = [];
-    const logger = vite.createLogger('warn');
-    const customLogger = {
-      ...logger,
-      warn: (msg, o) => { warnings.push(msg); logger.warn(msg, o); },
-      warnOnce: (msg, o) => { warnings.push(msg); logger.warnOnce(msg, o); },
-      error: (msg, o) => { warnings.push(msg); logger.error(msg, o); },
-    };
-    await vite.build({ root: dir, configFile: false, logLevel: 'warn', customLogger });
-    assert.deepEqual(warnings, [], 'vite build warned');
-    // The library's new Worker(new URL('./onnx-ops-wasm-worker.js', import.meta.url)) made Vite bundle the worker file.
-    const assets = readdirSync(join(dir, 'dist', 'assets'));
-    const workerAsset = assets.find((f) => /^onnx-ops-wasm-worker-[\w-]+\.js$/.test(f));
-    assert.ok(workerAsset, `no bundled worker among the assets: ${assets.join(', ')}`);
-    assert.ok(readFileSync(join(dir, 'dist', 'assets', assets.find((f) => /^index-[\w-]+\.js$/.test(f))), 'utf8')
-      .includes(`new Worker(new URL("/assets/${workerAsset}",import.meta.url)`), 'the main chunk starts the bundled worker');
-    const server = await serve([['/', join(dir, 'dist')]], () => ({ 'Content-Security-Policy': CSP }));
-    try {
-      const { value: { fallbacks, ...value }, workers } = await openPage(server.url + '/', resultOrFailure);
-      assert.deepEqual(fallbacks, [['wasm', [0, 2]], ['js', [0, 2]]], 'vite build: the worker form on the fallbacks');
-      assertChecked(value, 'vite build');
-      assertWorkerFile(workers, server.url, /^\/assets\/onnx-ops-wasm-worker-[\w-]+\.js$/, 'vite build');
-    } finally {
-      await server.close();
-    }
-    // The dev server pre-bundles the package into node_modules/.vite/deps/ without the files it loads by
-    // new URL(): the worker form needs it excluded from pre-bundling (docs/API.md), and says so when it is not.
-    for (const optimizeDeps of [undefined, { exclude: ['onnx-ops-wasm'] }]) {
-      warnings.length = 0;
-      const dev = await vite.createServer({
-        root: dir, configFile: false, logLevel: 'warn', customLogger, optimizeDeps,
-        server: { host: '127.0.0.1', port: 0, headers: { 'Content-Security-Policy': CSP } },
-      });
-      await dev.listen();
-      const label = `vite dev server${optimizeDeps ? ', onnx-ops-wasm excluded from pre-bundling' : ''}`;
-      try {
-        const url = dev.resolvedUrls.local[0];
-        const { value: { fallbacks, ...value }, problems, workers } = await openPage(url, resultOrFailure, { allowProblems: !optimizeDeps });
-        if (optimizeDeps) {
-          assert.deepEqual(fallbacks, [['wasm', [0, 2]], ['js', [0, 2]]], `${label}: the worker form on the fallbacks`);
-          assertChecked(value, label);
-          assertWorkerFile(workers, new URL(url).origin, /\/node_modules\/onnx-ops-wasm\/dist\/esm\/onnx-ops-wasm-worker\.js$/, label);
-          assert.deepEqual(warnings, [], `${label}: vite warned`);
-        } else {
-          assert.match(value.workerForm?.failed ?? '', /^true UNSUPPORTED_ENGINE createOps: could not load worker-client\.js beside the library's file/, label);
-          assert.deepEqual(fallbacks, value.workerForm, `${label}: the fallbacks fail alike`);
-          assertChecked(value, label, value.workerForm);
-          assert.deepEqual(problems.filter((p) => !p.includes('/node_modules/.vite/deps/worker-client.js') &&
-            p !== 'console error: Failed to load resource: the server responded with a status of 404 (Not Found)'), [], `${label}: problems`);
-          assert.deepEqual(warnings.filter((w) => !w.includes('.vite/deps/worker-client.js')), [], `${label}: vite warned`);
-        }
-      } finally {
-        await dev.close();
-      }
-    }
-  });
-
-  test('an esbuild bundle under the CSP: the worker form once its files are copied beside the bundle, a typed error naming each until then', async () => {
-    const esbuild = await import('esbuild');
-    const dir = await consumer('esbuild-app', { type: 'module' }, {
-      'index.html': html('./out/main.js'),
-      'src/check.js': checkModule,
-      'src/main.js': mainModule("'onnx-ops-wasm'", "new URL('./worker.js', import.meta.url)", { fallbacks: true }),
-      'src/worker.js': workerModule("'onnx-ops-wasm'"),
-    });
-    const result = await esbuild.build({
-      absWorkingDir: dir, entryPoints: ['src/main.js', 'src/worker.js'], bundle: true, format: 'esm',
-      platform: 'browser', outdir: 'out', logLevel: 'silent',
-    });
-    assert.deepEqual([...result.warnings, ...result.errors], [], 'esbuild warned');
-    const server = await serve([['/', dir]], () => ({ 'Content-Security-Policy': CSP }));
-    try {
-      // esbuild leaves new URL(..., import.meta.url) as it is (evanw/esbuild#795): the files must sit beside the bundle.
-      const lib = join(dir, 'node_modules', 'onnx-ops-wasm', 'dist', 'esm');
-      for (const [copy, missing] of [[[], 'worker-client.js'], [['worker-client.js'], 'onnx-ops-wasm-worker.js']]) {
-        for (const f of copy) cpSync(join(lib, f), join(dir, 'out', f));
-        const { value, problems } = await openPage(server.url + '/', resultOrFailure, { allowProblems: true });
-        const failed = value.workerForm?.failed ?? '';
-        assert.match(failed, /^true UNSUPPORTED_ENGINE createOps: could not /, `esbuild without ${missing}`);
-        assert.ok(failed.includes(`${missing} beside the library's file`), `esbuild without ${missing}: ${failed}`);
-        const { fallbacks, ...rest } = value;
-        assert.deepEqual(fallbacks, value.workerForm, `esbuild without ${missing}: the fallbacks fail alike`);
-        assertChecked(rest, `esbuild without ${missing}`, value.workerForm);
-        assert.ok(problems.length > 0 && problems.every((p) => p.includes(`/out/${missing}`) || p.includes('404')), problems.join('\n'));
-      }
-      // What docs/API.md says to copy: the worker form's two files and the fallbacks the worker may load.
-      for (const f of ['onnx-ops-wasm-worker.js', 'backend-js.js', 'onnx-ops-wasm-scalar.js']) cpSync(join(lib, f), join(dir, 'out', f));
-      const { value: { fallbacks, ...value }, workers } = await openPage(server.url + '/', resultOrFailure);
-      assert.deepEqual(fallbacks, [['wasm', [0, 2]], ['js', [0, 2]]], 'the worker form on the fallbacks, beside the bundle');
-      assertChecked(value, 'esbuild bundle');
-      assertWorkerFile(workers, server.url, /^\/out\/onnx-ops-wasm-worker\.js$/, 'esbuild bundle');
-    } finally {
-      await server.close();
-    }
-  });
-
   describe('plain pages importing dist/esm (examples/ and a strict Content-Security-Policy)', () => {
     let server;
     before(async () => {
