@@ -10,53 +10,13 @@ import createOnnxOpsModule from './wasm/onnx-ops-wasm.js';
 import { Ops } from './api/ops.js';
 import { isOpsModule } from './backend/wasm/exports.js';
 import { WasmBackend } from './backend/wasm/backend.js';
-import { OnnxOpsError, describe } from './errors.js';
-import { SCRATCH_BYTES } from './backend/wasm/plain.js';
 import { type TypedArrayConstructor, bufferOf, byteOffsetOf, copyInto } from './dtypes.js';
+import { OnnxOpsError } from './errors.js';
 import { WasmTensor } from './api/tensor.js';
-import type { BackendName } from './backend/backend.js';
 import type { WorkerOps } from './worker/client.js';
 import { startWebWorker } from './worker/start.js';
 import { checkOwnTensor } from './check/input.js';
-
-export interface CreateOpsOptions {
-  /** The module's wasm bytes, if you load them yourself (they are built into the package otherwise). */
-  wasmBinary?: ArrayBuffer | ArrayBufferView;
-  /**
-   * Wasm memory the plain path (typed arrays in and out) may use for one call,
-   * in bytes (default 256 KiB, at least 4 KiB). Larger plain calls stream
-   * through it in chunks, so they never grow wasm memory by more.
-   */
-  scratchBytes?: number;
-  /**
-   * float16 results (plain results, `toPlain()`, a wasm tensor's `.data`) as
-   * `Float16Array`s over the same bits instead of `Uint16Array`s (default
-   * false). Needs a runtime with `Float16Array`.
-   */
-  float16Array?: boolean;
-  /**
-   * Which kernels run the ops (default: the fastest the engine can run):
-   * `'wasm-simd'` (WebAssembly SIMD128), `'wasm'` (the same kernels without
-   * SIMD128, for engines that lack it) or `'js'` (kernels in JavaScript, for
-   * engines without WebAssembly or where a Content-Security-Policy forbids
-   * compiling it). `ops.backend` says which one runs.
-   */
-  backend?: BackendName;
-  /**
-   * Runs the instance in a worker the library starts itself (default false):
-   * the ops then return Promises and never hold the caller's thread. See
-   * WorkerOps and the README's "The worker form".
-   */
-  worker?: boolean;
-}
-
-const OPTIONS = ['wasmBinary', 'scratchBytes', 'float16Array', 'backend', 'worker'];
-const BACKENDS: readonly BackendName[] = ['wasm-simd', 'wasm', 'js'];
-
-/** Rejects createOps() for what the runtime lacks. */
-const unsupported = (problem: string): never => {
-  throw new OnnxOpsError('UNSUPPORTED_ENGINE', 'createOps', undefined, problem);
-};
+import { type CreateOpsOptions, checkOptions, invalid, unsupported } from './options.js';
 
 /**
  * Loads a fresh instance of the wasm module (in Node and in browsers) and
@@ -67,29 +27,8 @@ export async function createOps(options?: CreateOpsOptions & { worker?: false })
 export async function createOps(options: CreateOpsOptions & { worker: true }): Promise<WorkerOps>;
 export async function createOps(options?: CreateOpsOptions): Promise<Ops | WorkerOps>;
 export async function createOps(options: CreateOpsOptions = {}): Promise<Ops | WorkerOps> {
-  const invalid = (problem: string): never => {
-    throw new OnnxOpsError('INVALID_ARGUMENT', 'createOps', undefined, problem);
-  };
-  if (options === null || typeof options !== 'object') invalid(`options must be an object, got ${describe(options)}`);
-  for (const key of Object.keys(options)) if (!OPTIONS.includes(key)) invalid(`unknown option ${JSON.stringify(key)}`);
-  const { backend, wasmBinary, scratchBytes: scratch = SCRATCH_BYTES, float16Array = false, worker = false } = options;
-  if (backend !== undefined && !BACKENDS.includes(backend)) invalid(`backend must be 'wasm-simd', 'wasm' or 'js', got ${describe(backend)}`);
-  if (typeof scratch !== 'number' || !Number.isSafeInteger(scratch) || scratch < 4096 || scratch > 2 ** 30) {
-    invalid(`scratchBytes must be an integer from 4096 to 2^30, got ${describe(scratch)}`);
-  }
-  if (wasmBinary !== undefined && !ArrayBuffer.isView(wasmBinary) &&
-    Object.prototype.toString.call(wasmBinary) !== '[object ArrayBuffer]') {
-    invalid(`wasmBinary must be an ArrayBuffer or a typed array, got ${describe(wasmBinary)}`);
-  }
-  if (typeof float16Array !== 'boolean') invalid(`float16Array must be a boolean, got ${describe(float16Array)}`);
-  if (backend === 'js' && wasmBinary !== undefined) invalid('wasmBinary is for the wasm backends');
-  const Float16 = (globalThis as { Float16Array?: TypedArrayConstructor }).Float16Array;
-  if (float16Array && typeof Float16 !== 'function') {
-    unsupported('this runtime has no Float16Array (float16Array: true needs it)');
-  }
-  if (typeof worker !== 'boolean') invalid(`worker must be a boolean, got ${describe(worker)}`);
-  if (worker) return workerOps({ backend, wasmBinary, scratchBytes: scratch, float16Array });
-  const float16 = float16Array ? Float16 : undefined;
+  const { backend, wasmBinary, scratch, worker, float16 } = checkOptions(options);
+  if (worker) return workerOps({ backend, wasmBinary, scratchBytes: options.scratchBytes, float16Array: options.float16Array });
   if (backend === 'js') return jsOps(float16);
   // What the engine can run, probed before anything is inflated or compiled:
   // whether it compiles wasm at all (no WebAssembly, a JIT-less mode, or a
@@ -132,13 +71,13 @@ export async function createOps(options: CreateOpsOptions = {}): Promise<Ops | W
 }
 
 /**
- * One of the files loaded only where needed, beside the library's file: not
- * there is UNSUPPORTED_ENGINE naming it. (In a then(), so that a URL that
- * cannot be made, import.meta.url left empty by a bundle's CommonJS output,
- * rejects alike.)
+ * One of the library's files that only the engines needing it load (each a
+ * literal import(), which bundlers split off or inline and module loaders
+ * resolve beside this file): where it cannot be loaded, UNSUPPORTED_ENGINE
+ * naming it, with the loader's own reason.
  */
 const load = <T>(file: string, get: () => Promise<T>): Promise<T> => Promise.resolve().then(get).catch((e: Error) =>
-  unsupported(`could not load ${file} beside the library's file (a bundler that does not copy new URL() files, such as esbuild, needs it copied beside the bundle): ${e?.message}`));
+  unsupported(`could not load ${file}, a file of the library's, from beside its main file: ${e?.message ?? String(e)}`));
 
 /** Ops on the module built without SIMD128, a file of its own that only engines needing it load. */
 async function scalarOps(scratch: number, float16: TypedArrayConstructor | undefined): Promise<Ops> {
@@ -159,19 +98,4 @@ async function workerOps(options: CreateOpsOptions): Promise<WorkerOps> {
   return createWorkerOps({ Ops, WasmTensor, OnnxOpsError, copyInto, bufferOf, byteOffsetOf, checkOwnTensor, startWebWorker: startWebWorker! }, given);
 }
 
-export { Ops } from './api/ops.js';
-export type { WorkerOps, TransferOption } from './worker/client.js';
-export { WasmTensor };
-export type { BackendName } from './backend/backend.js';
-export { OnnxOpsError, ERROR_CODES, type ErrorCode } from './errors.js';
-export {
-  type DType, type TypedArray, DTYPES, DTYPE_INFO, toDType,
-  float16ToNumber, numberToFloat16, bfloat16ToNumber, numberToBfloat16,
-  encodeFloat16, decodeFloat16, encodeBfloat16, decodeBfloat16,
-} from './dtypes.js';
-export { type OpName, OP_VERSIONS, opVersion, supportedDtypes, firstVersionWith } from './check/opsets.js';
-export { type Tensor, type OrtTensorLike, type TensorLike, type PlainTensorLike, type OpOptions, type Result } from './api/types.js';
-export { broadcastShapes, MAX_RANK } from './check/shape.js';
-export {
-  toOrt, type OrtType, type OrtDataTypeMap, type OrtTensorData, type OrtTensorConstructor, type ToOrtOptions,
-} from './api/interop.js';
+export * from './public.js';

@@ -29,6 +29,8 @@ export const RUNTIMES = [
   { name: 'node20-nosimd', command: ['/usr/bin/node', '--no-enable-sse4-1'], forms: ['esm'], expect: noF16, expectBackend: 'wasm' },
   // No WebAssembly at all, as in interpreter-only engines and JIT-less modes.
   { name: 'node20-jitless', command: ['/usr/bin/node', '--jitless'], forms: ['esm'], expect: noF16, expectBackend: 'js' },
+  // onnx-ops-wasm/js, the one-file build for hosts without WebAssembly or files beside the bundle (React Native, QuickJS).
+  { name: 'node20-js-entry', command: ['/usr/bin/node'], forms: ['js', 'js-cjs'], expect: noF16, expectBackend: 'js' },
   { name: 'node22', command: [`${modules}node22/bin/node`], forms: ['esm', 'cjs'], expect: noF16 },
   { name: 'node24', command: [`${modules}node24/bin/node`], forms: ['esm', 'cjs'], expect: all },
   { name: 'node26', command: [`${modules}node26/bin/node`], forms: ['esm', 'cjs'], expect: all },

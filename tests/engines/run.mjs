@@ -6,7 +6,7 @@
 //
 //   npm run build && node tests/engines/run.mjs [engine ...]
 //
-// Engine names: node20 node20-wasm node20-js node20-nosimd node20-jitless
+// Engine names: node20 node20-wasm node20-js node20-nosimd node20-jitless node20-js-entry
 // node22 node24 node26 deno bun node20-worker-form node20-jitless-worker-form node22-worker-form
 // node24-worker-form node26-worker-form deno-worker-form bun-worker-form
 // chromium firefox webkit wpe chromium-csp

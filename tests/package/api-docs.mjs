@@ -7,7 +7,8 @@
 //     or fenced blocks) of its export's section;
 //   - every `### ` heading names an export (nothing documented that is gone);
 //   - the runtime module exports exactly the value exports the types declare;
-//   - the CommonJS declarations (index.d.ts) declare the same, and __esModule.
+//   - the CommonJS declarations (index.d.ts) declare the same, and __esModule;
+//   - onnx-ops-wasm/js (js.d.mts, js.d.ts, dist/{esm,cjs}/js.js) exports the same.
 //
 //   npm run build && node --test tests/package/api-docs.mjs   (tests/package/run.mjs runs it too)
 import { test } from 'node:test';
@@ -94,4 +95,11 @@ test('docs/API.md documents every export of the package and every public member'
   const cjs = declaredExports(CJS_TYPES);
   assert.deepEqual([...cjs.keys()].sort(), [...declared.keys(), '__esModule'].sort(), 'index.d.ts and index.d.mts');
   assert.equal(createRequire(import.meta.url)(join(ROOT, 'dist', 'cjs', 'index.js')).__esModule, true);
+
+  // onnx-ops-wasm/js: the same API (its createOps() on the js backend alone), documented by the same sections.
+  assert.deepEqual([...declaredExports(join(ROOT, 'dist', 'types', 'js.d.mts')).keys()].sort(), [...declared.keys()].sort(), 'js.d.mts and index.d.mts');
+  assert.deepEqual([...declaredExports(join(ROOT, 'dist', 'types', 'js.d.ts')).keys()].sort(), [...cjs.keys()].sort(), 'js.d.ts and index.d.ts');
+  assert.deepEqual(Object.keys(await import(join(ROOT, 'dist', 'esm', 'js.js'))).sort(), values, 'js.js (ES module) exports');
+  const jsCjs = createRequire(import.meta.url)(join(ROOT, 'dist', 'cjs', 'js.js'));
+  assert.deepEqual(Object.keys(jsCjs).filter((k) => k !== '__esModule').sort(), values, 'js.js (CommonJS) exports');
 });

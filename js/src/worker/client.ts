@@ -16,7 +16,7 @@ import type { Backend, BackendName, MemoryStats } from '../backend/backend.js';
 import type { Call } from '../call.js';
 import type { CheckedInput, checkOwnTensor as CheckOwnTensor } from '../check/input.js';
 import type { Reply, Request, WireError, WireInput, WorkerInit } from './protocol.js';
-import { workerThreads } from './node.js';
+import { nodeWorkerFile, workerThreads } from './node.js';
 
 /** @internal What the worker form takes from the main file (index.ts hands it in). */
 export interface WorkerCore {
@@ -57,8 +57,7 @@ const WORKER_FILE = 'onnx-ops-wasm-worker.js';
 /** @internal Starts the worker, waits until its instance is made, and returns the ops over it. */
 export async function createWorkerOps(core: WorkerCore, options: Record<string, unknown>): Promise<WorkerOps> {
   const failed = (why: string) => new core.OnnxOpsError('UNSUPPORTED_ENGINE', 'createOps', undefined,
-    `could not start the worker (${WORKER_FILE} beside the library's file; a bundler that does not copy ` +
-    `new URL() files, such as esbuild, needs it copied beside the bundle): ${why}`);
+    `could not start the worker from ${WORKER_FILE}: ${why}`);
   let link: Link;
   try {
     link = await connect(core);
@@ -88,9 +87,9 @@ function fromWire(core: WorkerCore, w: WireError): Error {
 
 /** The worker: Node's worker_threads (and Deno's and Bun's) in server runtimes, a module Worker in browsers. */
 async function connect(core: WorkerCore): Promise<Link> {
-  const wt = await workerThreads();
+  const wt = workerThreads();
   if (!wt) return webLink(core.startWebWorker());
-  const worker = new wt.Worker(new URL('./onnx-ops-wasm-worker.js', import.meta.url), { name: 'onnx-ops-wasm' });
+  const worker = new wt.Worker(nodeWorkerFile(WORKER_FILE), { name: 'onnx-ops-wasm' });
   return {
     post: (m, t) => worker.postMessage(m, t),
     listen(message, failure) {
@@ -110,7 +109,8 @@ function webLink(worker: Worker): Link {
       worker.onmessage = (e) => message(e.data as Reply);
       worker.onerror = (e) => {
         e.preventDefault?.();
-        failure(e.message ? `the worker failed: ${e.message}` : 'the worker failed to load');
+        // A load error carries no message: most often the file is not served beside the bundle.
+        failure(e.message ? `the worker failed: ${e.message}` : `the worker failed to load (is ${WORKER_FILE} served beside the code that starts it? docs/API.md says where each bundler puts it)`);
       };
       worker.onmessageerror = () => failure('a reply could not be read');
     },

@@ -16,7 +16,7 @@ interface Port {
 
 /** The page's end: Node's (and Deno's, Bun's) parentPort under worker_threads, the worker's global scope in browsers. */
 async function parent(): Promise<Port> {
-  const port = (await workerThreads())?.parentPort;
+  const port = workerThreads()?.parentPort;
   if (port) return { post: (m, t) => port.postMessage(m, t), listen: (f) => port.on('message', f) };
   const scope = globalThis as unknown as { postMessage(m: unknown, t: Transferable[]): void; onmessage: ((e: MessageEvent) => void) | null };
   return { post: (m, t) => scope.postMessage(m, t), listen: (f) => { scope.onmessage = (e) => f(e.data as Request); } };

@@ -1,9 +1,14 @@
 /**
  * Starts the worker form's worker in a browser, from the library's own file:
  * written out here, in the main file, so that bundlers (Vite, webpack,
- * Parcel) see `new Worker(new URL(..., import.meta.url))` and bundle the
- * worker file. Never a blob: URL, which a strict CSP refuses. (The worker
+ * rspack, Parcel) see `new Worker(new URL(..., import.meta.url))` and bundle
+ * the worker file. Never a blob: URL, which a strict CSP refuses. (The worker
  * file's own build replaces this module by nothing: it starts no worker.)
+ * What the engine lacks for it is said as such, not as a missing file.
  */
-export const startWebWorker: (() => Worker) | undefined = () =>
-  new Worker(new URL('./onnx-ops-wasm-worker.js', import.meta.url), { type: 'module', name: 'onnx-ops-wasm' });
+export const startWebWorker: (() => Worker) | undefined = () => {
+  if (typeof Worker !== 'function') throw new Error('this engine has neither Worker nor node:worker_threads');
+  if (typeof URL !== 'function') throw new Error('this engine has no URL, to locate the worker\'s file');
+  if (!import.meta.url) throw new Error('import.meta.url is empty here (a CommonJS bundle?), so the worker\'s file cannot be located: bundle the ES module build');
+  return new Worker(new URL('./onnx-ops-wasm-worker.js', import.meta.url), { type: 'module', name: 'onnx-ops-wasm' });
+};
