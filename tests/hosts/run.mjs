@@ -97,7 +97,7 @@ async function expected() {
     return { dtype: xs[0].dtype, shape, hex: hex(bytes), inputsKept: true };
   });
   return {
-    backend: 'js', worker: false, check: { ...EXPECTED, simd: false }, cases,
+    backend: 'js', worker: false, check: { ...EXPECTED, simd: false, backend: 'js' }, cases,
     bad: { code: 'DATA_LENGTH', op: 'Max', input: 1 }, after: [0, 2],
   };
 }

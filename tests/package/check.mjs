@@ -1,8 +1,10 @@
-// The check every environment of tests/package/run.mjs runs, and the hosts of
-// tests/hosts/run.mjs: serialised into each consumer (check.toString()), it
-// uses nothing but `lib`, the package's module namespace.
-export async function check(lib) {
-  const ops = await lib.createOps();
+// The check every environment of the package tests (consumers.mjs) and the
+// hosts of tests/hosts/run.mjs runs, and its values: a module of its own that
+// imports nothing, so that the hosts' child processes load no browser driver.
+// Serialised into each consumer (check.toString()): it uses nothing but `lib`,
+// the package's module namespace, and createOps()'s `options` (a backend forced).
+export async function check(lib, options) {
+  const ops = await lib.createOps(options);
   const max = ops.max([
     { dtype: 'float32', shape: [2, 3], data: new Float32Array([1, 5, 3, 4, 2, 6]) },
     new Float32Array([2, 2, 2]), // [3] broadcast over [2,3]
@@ -34,6 +36,7 @@ export async function check(lib) {
     error,
     ort: { type: ort.type, dims: ort.dims },
     simd: ops.simd,
+    backend: ops.backend,
   };
 }
 
@@ -46,4 +49,6 @@ export const EXPECTED = {
   error: 'true BROADCAST_MISMATCH',
   ort: { type: 'float32', dims: [2, 3] },
   simd: true,
+  backend: 'wasm-simd',
 };
+
