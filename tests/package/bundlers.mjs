@@ -121,6 +121,11 @@ describe('apps built by each bundler, in headless Chromium under the CSP', { con
       const out = await cli(label, script, ['build', '--mode', 'production'], dir);
       assert.match(out, /compiled successfully/, shown(out));
       assert.doesNotMatch(out, /warning|error/i, shown(out));
+      // webpack and rspack write a module's file: URL wherever import.meta.url is read outside new URL(): the library
+      // does so only in the worker form's Node path (worker-client.js), so no other chunk carries the build machine's path.
+      const carrying = readdirSync(join(dir, 'dist')).filter((f) => readFileSync(join(dir, 'dist', f), 'utf8').includes(`file://${dir}`));
+      assert.ok(carrying.length <= 1, `${label}: the build machine's path in ${carrying.join(', ')}`);
+      if (carrying.length) assert.match(readFileSync(join(dir, 'dist', carrying[0]), 'utf8'), /onnx-ops-wasm\/dist\/esm\/worker-client\.js/, `${label}: the path in ${carrying[0]}`);
       await checkServed(label, dir, { workerFile: /^\/dist\/onnx-ops-wasm\.js$/ }); // the chunk named by the worker's `name`
     });
   }
