@@ -1,8 +1,11 @@
 // The wasm module's surface. Tensors live in the module's heap; the JS layer
 // (js/src/backend/wasm/abi.ts) owns every allocation and passes addresses.
 //
-//   max(desc)     -> status   ONNX Max of the descriptor's inputs into its output
-//   relu(desc)    -> status   ONNX Relu of its one input
+//   run(desc)     -> status   the descriptor's op (its op field, onnx_ops::OpId)
+//                             over its inputs into its output: every op, so
+//                             that a new op needs no entry of its own
+//   max(desc)     -> status   ONNX Max, whatever the op field holds
+//   relu(desc)    -> status   ONNX Relu of its one input, the same way
 //   alloc(bytes)  -> address, 0 when memory is exhausted
 //   release(address)
 //   heapInUse()   -> bytes currently allocated by malloc
@@ -16,12 +19,13 @@
 // invokers, and its generic ones cost many times a plain export's call.
 // Status values are onnx_ops::Status.
 //
-// A call descriptor, the same for both ops, is the onnx_ops::Call itself
+// A call descriptor, the same for every op, is the onnx_ops::Call itself
 // (src/ops.h), laid out in the heap by js/src/backend/wasm/descriptor.ts: the
 // entries read it in place, with no parsing or copying. Its wasm32 layout,
 // pinned below and named in js/src/backend/wasm/abi.ts (tests/js/abi.test.ts
-// compares the two, and the status codes with src/status.h):
-//   Call   dtype@0 n@4 inputs@8 shapes@12 out@16 out_shape@20 (28 bytes)
+// compares the two, the op ids with src/ops.h and the status codes with
+// src/status.h):
+//   Call   dtype@0 n@4 inputs@8 shapes@12 out@16 out_shape@20 op@28 (32 bytes)
 //   Shape  dims@0 (int64 elements, 8-byte aligned) rank@4 (8 bytes)
 // The entries check what they read (ranks, dims) before they use it.
 #include <emscripten.h>
@@ -42,13 +46,21 @@ template <class T>
 T* at(uint32_t address) {
   return reinterpret_cast<T*>(uintptr_t(address));
 }
+
+// The descriptor at `call` run as `op`, whatever its op field holds (the
+// per-op entries of the raw module, which came before the field).
+int32_t run_as(onnx_ops::OpId op, uint32_t call) {
+  onnx_ops::Call c = *at<const onnx_ops::Call>(call);
+  c.op = int32_t(op);
+  return int32_t(onnx_ops::run(c));
+}
 }  // namespace
 
 #ifdef __wasm32__
 static_assert(offsetof(onnx_ops::Call, dtype) == 0 && offsetof(onnx_ops::Call, n) == 4 &&
                   offsetof(onnx_ops::Call, inputs) == 8 && offsetof(onnx_ops::Call, shapes) == 12 &&
                   offsetof(onnx_ops::Call, out) == 16 && offsetof(onnx_ops::Call, out_shape) == 20 &&
-                  sizeof(onnx_ops::Call) == 28,
+                  offsetof(onnx_ops::Call, op) == 28 && sizeof(onnx_ops::Call) == 32,
               "js/src/backend/wasm/abi.ts names this layout");
 static_assert(offsetof(onnx_ops::Shape, dims) == 0 && offsetof(onnx_ops::Shape, rank) == 4 &&
                   sizeof(onnx_ops::Shape) == 8,
@@ -57,13 +69,13 @@ static_assert(offsetof(onnx_ops::Shape, dims) == 0 && offsetof(onnx_ops::Shape, 
 
 extern "C" {
 
-EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_max(uint32_t call) {
-  return int32_t(onnx_ops::max(*at<const onnx_ops::Call>(call)));
+EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_run(uint32_t call) {
+  return int32_t(onnx_ops::run(*at<const onnx_ops::Call>(call)));
 }
 
-EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_relu(uint32_t call) {
-  return int32_t(onnx_ops::relu(*at<const onnx_ops::Call>(call)));
-}
+EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_max(uint32_t call) { return run_as(onnx_ops::OpId::Max, call); }
+
+EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_relu(uint32_t call) { return run_as(onnx_ops::OpId::Relu, call); }
 
 // 16-byte aligned, so that every typed-array view and v128 access is aligned.
 EMSCRIPTEN_KEEPALIVE uint32_t onnx_ops_alloc(uint32_t bytes) {
@@ -88,6 +100,7 @@ EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_simd() {
 
 #ifdef ONNX_OPS_EMBIND
 EMSCRIPTEN_BINDINGS(onnx_ops) {
+  emscripten::function("run", &onnx_ops_run);
   emscripten::function("max", &onnx_ops_max);
   emscripten::function("relu", &onnx_ops_relu);
   emscripten::function("alloc", &onnx_ops_alloc);
