@@ -7,6 +7,7 @@
 
 #include <cstring>
 
+#include "../config/binary_config.h"
 #include "../dtypes/dtype.h"
 #include "../kernels/copy.h"
 #include "../plan/layout.h"
@@ -233,7 +234,11 @@ ONNX_OPS_KERNEL Status planned(const Call& c, const BinaryKernels& k) {
 
 }  // namespace
 
-Status elementwise(const Call& c, const BinaryKernels& k) {
+// The kernels are looked up here, not in run(): their table lives in this
+// function's stack frame, which Relu's calls then do not set up.
+Status elementwise(const Call& c) {
+  BinaryKernels k;
+  if (!binary_kernels(c.op, c.dtype, &k)) return Status::BadOp;
   const size_t esize = k.esize;
   if (!k.op2) return Status::BadDtype;
   if (c.n < 1) return Status::BadArity;

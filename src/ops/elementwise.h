@@ -1,14 +1,14 @@
-// The engine of the binary elementwise ops: a call walked over the op's
-// kernels (config/binary_kernels.h).
+// The engine of the binary elementwise ops: a call walked over its op's
+// kernels (config/binary_config.h).
 #pragma once
 
-#include "../config/binary_kernels.h"
 #include "../ops.h"
 
 namespace onnx_ops {
 
-// The call's inputs folded by the op, left to right, with numpy
-// broadcasting (src/ops.h's run() has the statuses).
-Status elementwise(const Call& call, const BinaryKernels& k);
+// The call's inputs folded by its op, left to right, with numpy
+// broadcasting (src/ops.h's run() has the statuses); BadOp for an op that is
+// no binary elementwise op.
+Status elementwise(const Call& call);
 
 }  // namespace onnx_ops
