@@ -236,9 +236,9 @@ ONNX_OPS_KERNEL Status planned(const Call& c, const BinaryKernels& k) {
 
 // The kernels are looked up here, not in run(): their table lives in this
 // function's stack frame, which Relu's calls then do not set up.
-Status elementwise(const Call& c) {
+Status elementwise(const Call& c, int32_t op) {
   BinaryKernels k;
-  if (!binary_kernels(c.op, c.dtype, &k)) return Status::BadOp;
+  if (!binary_kernels(op, c.dtype, &k)) return Status::BadOp;
   const size_t esize = k.esize;
   if (!k.op2) return Status::BadDtype;
   if (c.n < 1) return Status::BadArity;

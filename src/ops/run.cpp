@@ -7,7 +7,7 @@ namespace onnx_ops {
 
 Status run(const Call& c) {
   if (c.op == int32_t(OpId::Relu)) return relu(c);
-  return elementwise(c);  // BadOp for a number that is no op
+  return elementwise(c, c.op);  // BadOp for a number that is no op
 }
 
 }  // namespace onnx_ops

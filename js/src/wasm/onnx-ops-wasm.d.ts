@@ -1,14 +1,12 @@
 // Types of the Emscripten module built from bindings/bindings.cpp: the Embind
 // functions, and the same functions as plain wasm exports (_onnx_ops_*).
 export interface OnnxOpsModule {
-  run(descriptor: number): number;
   max(descriptor: number): number;
   relu(descriptor: number): number;
   alloc(bytes: number): number;
   release(address: number): void;
   heapInUse(): number;
   simd(): number;
-  _onnx_ops_run(descriptor: number): number;
   _onnx_ops_max(descriptor: number): number;
   _onnx_ops_relu(descriptor: number): number;
   _onnx_ops_alloc(bytes: number): number;

@@ -7,8 +7,8 @@ import type { DTypeInfo } from '../../dtypes.js';
 import { type ErrorCode, OnnxOpsError } from '../../errors.js';
 import type { OpName } from '../../check/opsets.js';
 import {
-  CALL_DTYPE, CALL_INPUTS, CALL_N, CALL_OP, CALL_OUT, CALL_OUT_SHAPE, CALL_SHAPES, CALL_WORDS, DIM_WORDS, OP_ID, SHAPE_DIMS,
-  SHAPE_RANK, SHAPE_WORDS, STATUS_BAD_ARITY, STATUS_BAD_DTYPE, STATUS_BAD_SHAPE, STATUS_INCOMPATIBLE, STATUS_OK, STATUS_OUT_SHAPE_MISMATCH,
+  CALL_DTYPE, CALL_INPUTS, CALL_N, CALL_OUT, CALL_OUT_SHAPE, CALL_SHAPES, CALL_WORDS, DIM_WORDS, SHAPE_DIMS, SHAPE_RANK,
+  SHAPE_WORDS, STATUS_BAD_ARITY, STATUS_BAD_DTYPE, STATUS_BAD_SHAPE, STATUS_INCOMPATIBLE, STATUS_OK, STATUS_OUT_SHAPE_MISMATCH,
   STATUS_TOO_LARGE,
 } from './abi.js';
 import { KeptBlock, type WasmMemory } from './memory.js';
@@ -67,7 +67,8 @@ export class DescriptorBlock {
   callOp(call: KernelOp, operands: readonly Operand[], outShape: readonly number[], outAddress: number, id = 0): void {
     if (id === 0 || this.#id !== id) this.#write(call, operands, outShape, outAddress, id);
     const base = this.#block.address;
-    const status = this.#memory.exports.run(base);
+    const exports = this.#memory.exports;
+    const status = call.op === 'Max' ? exports.max(base) : exports.relu(base);
     if (status !== STATUS_OK) {
       throw new OnnxOpsError(ERROR_OF_STATUS[status] ?? 'INVALID_ARGUMENT', call.op, undefined,
         `the kernel rejected the call (status ${status})`);
@@ -92,7 +93,6 @@ export class DescriptorBlock {
     w[CALL_OUT / 4] = outAddress;
     w[(CALL_OUT_SHAPE + SHAPE_DIMS) / 4] = base + 4 * dimsAt;
     w[(CALL_OUT_SHAPE + SHAPE_RANK) / 4] = outRank;
-    w[CALL_OP / 4] = OP_ID[call.op];
     let p = dimsAt;
     for (let k = 0; k < outRank; k++, p += DIM_WORDS) {
       w[p] = outShape[k];

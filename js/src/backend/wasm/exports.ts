@@ -3,7 +3,6 @@
  * plain functions.
  */
 import type { OnnxOpsModule } from '../../wasm/onnx-ops-wasm.js';
-import { CALL_BYTES, CALL_DTYPE, CALL_OP, OP_ID } from './abi.js';
 
 /**
  * The module's entry points as plain functions, read once. The glue's
@@ -12,8 +11,8 @@ import { CALL_BYTES, CALL_DTYPE, CALL_OP, OP_ID } from './abi.js';
  * through it cost a small call's time over again.
  */
 export interface WasmExports {
-  /** Runs the descriptor at `call` (its op field names the op); returns a status. */
-  readonly run: (call: number) => number;
+  readonly max: (call: number) => number;
+  readonly relu: (call: number) => number;
   readonly alloc: (bytes: number) => number;
   readonly release: (address: number) => void;
   readonly heapInUse: () => number;
@@ -22,29 +21,27 @@ export interface WasmExports {
 
 /**
  * The entry points of a loaded module. Each export is called once first, so
- * that the glue puts the wasm function in its place: run with a descriptor
- * of Max with no inputs, which it refuses before reading anything else.
+ * that the glue puts the wasm function in its place: Max and Relu with a
+ * descriptor of no inputs, which they refuse before reading anything else.
  */
 export function exportsOf(m: OnnxOpsModule): WasmExports {
-  const probe = m._onnx_ops_alloc(CALL_BYTES);
-  if (probe === 0) throw new Error(`onnx-ops-wasm: the module cannot allocate ${CALL_BYTES} bytes`);
-  const call = new Int32Array(m.HEAPU8.buffer, probe, CALL_BYTES / 4);
-  call.fill(0);
-  call[CALL_DTYPE / 4] = 1; // float32, no inputs
-  call[CALL_OP / 4] = OP_ID.Max;
-  m._onnx_ops_run(probe);
+  const probe = m._onnx_ops_alloc(16);
+  if (probe === 0) throw new Error('onnx-ops-wasm: the module cannot allocate 16 bytes');
+  new Int32Array(m.HEAPU8.buffer, probe, 2).set([1, 0]); // a Call's dtype (float32) and n (no inputs)
+  m._onnx_ops_max(probe);
+  m._onnx_ops_relu(probe);
   m._onnx_ops_release(probe);
   m._onnx_ops_heap_in_use();
   m._onnx_ops_simd();
   return {
-    run: m._onnx_ops_run, alloc: m._onnx_ops_alloc, release: m._onnx_ops_release, heapInUse: m._onnx_ops_heap_in_use,
-    simd: m._onnx_ops_simd,
+    max: m._onnx_ops_max, relu: m._onnx_ops_relu, alloc: m._onnx_ops_alloc, release: m._onnx_ops_release,
+    heapInUse: m._onnx_ops_heap_in_use, simd: m._onnx_ops_simd,
   };
 }
 
 /** Whether a loaded module is this package's (has its entries). */
 export const isOpsModule = (m: OnnxOpsModule): boolean =>
-  typeof m._onnx_ops_run === 'function' && typeof m._onnx_ops_simd === 'function';
+  typeof m._onnx_ops_max === 'function' && typeof m._onnx_ops_simd === 'function';
 
 /** A 16-byte aligned block of `bytes`, or 0 when wasm memory cannot grow to it. */
 export const wasmAlloc = (w: WasmExports, bytes: number): number => w.alloc(bytes) >>> 0;
