@@ -1,8 +1,9 @@
 // The wasm module's surface. Tensors live in the module's heap; the JS layer
 // (js/src/backend/wasm/abi.ts) owns every allocation and passes addresses.
 //
-//   max(desc)     -> status   ONNX Max of the descriptor's inputs into its output
-//   relu(desc)    -> status   ONNX Relu of its one input
+//   max(desc)     -> status   ONNX Max over the descriptor's inputs into its
+//                             output, whatever its op field holds
+//   relu(desc)    -> status   ONNX Relu of its one input, the same way
 //   alloc(bytes)  -> address, 0 when memory is exhausted
 //   release(address)
 //   heapInUse()   -> bytes currently allocated by malloc
@@ -16,12 +17,13 @@
 // invokers, and its generic ones cost many times a plain export's call.
 // Status values are onnx_ops::Status.
 //
-// A call descriptor, the same for both ops, is the onnx_ops::Call itself
+// A call descriptor, the same for every op, is the onnx_ops::Call itself
 // (src/ops.h), laid out in the heap by js/src/backend/wasm/descriptor.ts: the
 // entries read it in place, with no parsing or copying. Its wasm32 layout,
 // pinned below and named in js/src/backend/wasm/abi.ts (tests/js/abi.test.ts
-// compares the two, and the status codes with src/status.h):
-//   Call   dtype@0 n@4 inputs@8 shapes@12 out@16 out_shape@20 (28 bytes)
+// compares the two, the op ids with src/ops.h and the status codes with
+// src/status.h):
+//   Call   dtype@0 n@4 inputs@8 shapes@12 out@16 out_shape@20 op@28 (32 bytes)
 //   Shape  dims@0 (int64 elements, 8-byte aligned) rank@4 (8 bytes)
 // The entries check what they read (ranks, dims) before they use it.
 #include <emscripten.h>
@@ -35,6 +37,8 @@
 #include <cstdlib>
 
 #include "../src/ops.h"
+#include "../src/ops/elementwise.h"
+#include "../src/ops/relu.h"
 #include "../src/simd128.h"
 
 namespace {
@@ -42,13 +46,14 @@ template <class T>
 T* at(uint32_t address) {
   return reinterpret_cast<T*>(uintptr_t(address));
 }
+
 }  // namespace
 
 #ifdef __wasm32__
 static_assert(offsetof(onnx_ops::Call, dtype) == 0 && offsetof(onnx_ops::Call, n) == 4 &&
                   offsetof(onnx_ops::Call, inputs) == 8 && offsetof(onnx_ops::Call, shapes) == 12 &&
                   offsetof(onnx_ops::Call, out) == 16 && offsetof(onnx_ops::Call, out_shape) == 20 &&
-                  sizeof(onnx_ops::Call) == 28,
+                  offsetof(onnx_ops::Call, op) == 28 && sizeof(onnx_ops::Call) == 32,
               "js/src/backend/wasm/abi.ts names this layout");
 static_assert(offsetof(onnx_ops::Shape, dims) == 0 && offsetof(onnx_ops::Shape, rank) == 4 &&
                   sizeof(onnx_ops::Shape) == 8,
@@ -57,15 +62,15 @@ static_assert(offsetof(onnx_ops::Shape, dims) == 0 && offsetof(onnx_ops::Shape, 
 
 extern "C" {
 
+// One entry per op, each calling its op's engine alone: one entry for every
+// op (run(), which reads the op field) made one function of both engines,
+// whose locals every call sets up (+7-15 % on a 16-element call).
 EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_max(uint32_t call) {
-  return int32_t(onnx_ops::max(*at<const onnx_ops::Call>(call)));
+  return int32_t(onnx_ops::elementwise(*at<const onnx_ops::Call>(call), int32_t(onnx_ops::OpId::Max)));
 }
 
-EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_relu(uint32_t call) {
-  return int32_t(onnx_ops::relu(*at<const onnx_ops::Call>(call)));
-}
+EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_relu(uint32_t call) { return int32_t(onnx_ops::relu(*at<const onnx_ops::Call>(call))); }
 
-// 16-byte aligned, so that every typed-array view and v128 access is aligned.
 EMSCRIPTEN_KEEPALIVE uint32_t onnx_ops_alloc(uint32_t bytes) {
   void* p = nullptr;
   if (posix_memalign(&p, 16, bytes == 0 ? 16 : bytes) != 0) return 0;

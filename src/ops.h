@@ -1,8 +1,8 @@
-// The library's two entry points, one per op, each over one call: tensors in
-// memory with their shapes (the module's entries, bindings/bindings.cpp, read
-// a Call that the JS layer laid out in wasm memory). Opset rules (which dtype
-// is allowed at which operator version, same-shape inputs before Max-8) are
-// the API layer's; these accept every dtype they have a kernel for.
+// The library's entry point: run(), one call of any op, which the call names
+// (the module's entry, bindings/bindings.cpp, reads a Call that the JS layer
+// laid out in wasm memory). Opset rules (which dtype is allowed at which
+// operator version, same-shape inputs before Max-8) are the API layer's; the
+// ops accept every dtype they have a kernel for.
 #pragma once
 
 #include <cstdint>
@@ -12,9 +12,16 @@
 
 namespace onnx_ops {
 
-// n inputs of one dtype (ONNX TensorProto number), each with its shape, and
-// the output with its shape. out may be exactly one of the inputs that has
-// the output's shape (in place); no other overlap is allowed.
+// The ops by number: the module's ABI (js/src/backend/wasm/abi.ts names them).
+enum class OpId : int32_t {
+  Max = 0,   // variadic, broadcasting (ops/elementwise.cpp, config/binary_config.cpp)
+  Relu = 1,  // one input (ops/relu.cpp)
+};
+
+// One call of an op: n inputs of one dtype (ONNX TensorProto number), each
+// with its shape, and the output with its shape. out may be exactly one of
+// the inputs that has the output's shape (in place); no other overlap is
+// allowed.
 struct Call {
   int32_t dtype;
   int n;
@@ -22,16 +29,15 @@ struct Call {
   const Shape* shapes;
   void* out;
   Shape out_shape;
+  int32_t op;  // an OpId
 };
 
-// ONNX Max of the inputs, with numpy broadcasting: out_shape must be their
-// broadcast. Statuses: BadDtype, BadArity (n < 1), BadShape, Incompatible,
-// OutShapeMismatch, TooLarge.
-Status max(const Call& call);
-
-// ONNX Relu of the one input; out_shape must be its shape. BadArity for
-// other than one input, BadShape, OutShapeMismatch, TooLarge, BadDtype for
-// unsigned dtypes.
-Status relu(const Call& call);
+// The op the call names. A binary elementwise op (Max) runs over its
+// inputs with numpy broadcasting: out_shape must be their broadcast;
+// statuses BadDtype, BadArity (n < 1), BadShape, Incompatible,
+// OutShapeMismatch, TooLarge. Relu takes one input, out_shape its shape:
+// BadArity for other than one input, BadShape, OutShapeMismatch, TooLarge,
+// BadDtype for unsigned dtypes. BadOp for a number that is no op.
+Status run(const Call& call);
 
 }  // namespace onnx_ops

@@ -123,24 +123,22 @@ ONNX_OPS_EMUL_LOAD_SPLAT(wasm_v128_load32_splat, uint32_t)
 ONNX_OPS_EMUL_LOAD_SPLAT(wasm_v128_load64_splat, uint64_t)
 #undef ONNX_OPS_EMUL_LOAD_SPLAT
 
-#define ONNX_OPS_EMUL_MAX(name, L) \
-  inline v128_t name(v128_t a, v128_t b) { return onnx_ops_emul::map2<L>(a, b, [](L x, L y) { return x > y ? x : y; }); }
-ONNX_OPS_EMUL_MAX(wasm_i8x16_max, int8_t)
-ONNX_OPS_EMUL_MAX(wasm_u8x16_max, uint8_t)
-ONNX_OPS_EMUL_MAX(wasm_i16x8_max, int16_t)
-ONNX_OPS_EMUL_MAX(wasm_u16x8_max, uint16_t)
-inline v128_t wasm_u16x8_min(v128_t a, v128_t b) {
-  return onnx_ops_emul::map2<uint16_t>(a, b, [](uint16_t x, uint16_t y) { return x < y ? x : y; });
-}
-ONNX_OPS_EMUL_MAX(wasm_i32x4_max, int32_t)
-inline v128_t wasm_i32x4_min(v128_t a, v128_t b) {
-  return onnx_ops_emul::map2<int32_t>(a, b, [](int32_t x, int32_t y) { return x < y ? x : y; });
-}
-ONNX_OPS_EMUL_MAX(wasm_u32x4_max, uint32_t)
-inline v128_t wasm_u32x4_min(v128_t a, v128_t b) {
-  return onnx_ops_emul::map2<uint32_t>(a, b, [](uint32_t x, uint32_t y) { return x < y ? x : y; });
-}
-#undef ONNX_OPS_EMUL_MAX
+// Each integer lane type's max and min, as wasm has them (an op's traits
+// primitive may be either).
+#define ONNX_OPS_EMUL_MINMAX(lanes, L)                                                          \
+  inline v128_t wasm_##lanes##_max(v128_t a, v128_t b) {                                        \
+    return onnx_ops_emul::map2<L>(a, b, [](L x, L y) { return x > y ? x : y; });                \
+  }                                                                                             \
+  inline v128_t wasm_##lanes##_min(v128_t a, v128_t b) {                                        \
+    return onnx_ops_emul::map2<L>(a, b, [](L x, L y) { return x < y ? x : y; });                \
+  }
+ONNX_OPS_EMUL_MINMAX(i8x16, int8_t)
+ONNX_OPS_EMUL_MINMAX(u8x16, uint8_t)
+ONNX_OPS_EMUL_MINMAX(i16x8, int16_t)
+ONNX_OPS_EMUL_MINMAX(u16x8, uint16_t)
+ONNX_OPS_EMUL_MINMAX(i32x4, int32_t)
+ONNX_OPS_EMUL_MINMAX(u32x4, uint32_t)
+#undef ONNX_OPS_EMUL_MINMAX
 
 #define ONNX_OPS_EMUL_CMP(name, L, op) \
   inline v128_t name(v128_t a, v128_t b) { return onnx_ops_emul::cmp2<L>(a, b, [](L x, L y) { return x op y; }); }

@@ -1,4 +1,4 @@
-// Results of the C++ entry points (src/ops.h); the JS layer turns them into
+// Results of the C++ entry point (src/ops.h); the JS layer turns them into
 // typed errors. The numbers are the module's ABI.
 #pragma once
 
@@ -14,6 +14,7 @@ enum class Status : int32_t {
   Incompatible = 4,     // shapes do not broadcast
   OutShapeMismatch = 5, // the output shape is not the broadcast of the inputs
   TooLarge = 6,         // element count does not fit in memory's address space
+  BadOp = 7,            // the call's op is no op (src/ops.h's OpId)
 };
 
 }  // namespace onnx_ops

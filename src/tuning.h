@@ -7,7 +7,7 @@
 
 namespace onnx_ops {
 
-// ---- the checked Max of the float dtypes (kernels/vmax_checked.h) ----------
+// ---- the checked Max of the float dtypes (kernels/vbinary_checked.h) -------
 // One NaN/-0 test per chunk: big chunks keep the test and the loop exit rare.
 constexpr size_t kCheckedChunkBytes = 4096;
 // After a redo, 256 B chunks, so that NaNs a few KiB apart do not put one in
@@ -20,14 +20,14 @@ constexpr size_t kCheckedCalmBytes = 65536;
 // The chunk is computed as tiny << 2 * (steps passed), the smallest code.
 static_assert(kCheckedSmallChunkBytes == 4 * kCheckedTinyChunkBytes &&
                   kCheckedChunkBytes == 4 * kCheckedSmallChunkBytes,
-              "CheckedMax::run's chunk formula");
+              "CheckedBinary::run's chunk formula");
 
-// ---- folding many inputs (ops/max.cpp) -----------------------------------------
+// ---- folding many inputs (ops/elementwise.cpp) ---------------------------------
 // Inputs beyond three are folded tile by tile in an accumulator this big, so
 // that memory is read once per input and written once.
 constexpr size_t kFoldTileBytes = 8192;
 
-// ---- short rows, run as groups (ops/max.cpp, ops/gather.cpp) -------------------
+// ---- short rows, run as groups (ops/elementwise.cpp, ops/gather.cpp) -----------
 // Rows up to a quarter of this run G at a time as one run (a call and an
 // odometer step per short row cost more than the row); gathered inputs get a
 // tile this big each.
@@ -38,7 +38,7 @@ constexpr int kGroupInputs = 8;
 // longer rows ran faster with a call per row than through the gather's copy.
 constexpr size_t kGatherRowBytes = kGroupBytes / 8;
 
-// ---- pmax against a clean operand (ops/max.cpp, kernels/vmax_rows.h) ---------
+// ---- pmax against a clean operand (ops/elementwise.cpp, kernels/vbinary_rows.h)
 // A clean value per row pays for a splat per row from rows of this size
 // (shorter ones, but for 17-32 bytes, run faster grouped).
 constexpr size_t kPmaxRowBytes = 64;

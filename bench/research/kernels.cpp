@@ -3,8 +3,8 @@
 // same loop bodies, so that a ratio between two of them measures only what the
 // traits do per vector:
 //
-//   bench_max_<t>     the library's NaN-exact Max kernel (two inputs, vmax_checked)
-//   bench_max3_<t>    the library's fused three-input Max kernel (vmax3_checked)
+//   bench_max_<t>     the library's NaN-exact Max kernel (two inputs, vbinary_checked)
+//   bench_max3_<t>    the library's fused three-input Max kernel (vbinary3_checked)
 //   bench_pmax_<t>    the same loop with wasm's pmax (a < b ? b : a) and no
 //                     checks: no NaN propagation, -0/+0 unordered (what a
 //                     "fast" Max does)
@@ -12,15 +12,15 @@
 //   bench_relu_<t>    the library's Relu kernel
 //   bench_vcopy_<t>   the Relu loop with an identity body: 128-bit loads and
 //                     stores only (beyond L2 the library's float32 Relu, with
-//                     one more instruction, runs faster: see vrelu)
+//                     one more instruction, runs faster: see vunary)
 //   bench_maxrow_<t>  the library's Max of [R, C] with a reused [C] row, through
-//                     its C++ entry point (onnx_ops::max: planning, the row's
+//                     its C++ entry point (onnx_ops::run: planning, the row's
 //                     NaN/+0 scan, then one pmax pass over all rows)
-//   bench_prow_<t>    that last pass alone (the library's vmax_rows with
+//   bench_prow_<t>    that last pass alone (the library's vbinary_rows with
 //                     pmax): two loads and a store per vector
-//   bench_maxval_<t>  the library's Max of [n] with a rank-0 value (onnx_ops::max)
+//   bench_maxval_<t>  the library's Max of [n] with a rank-0 value (onnx_ops::run)
 //   bench_pmaxval_<t> pmax with a repeated value: the loop the library runs for a
-//                     value that is no NaN and no +0 (vmaxc_rows, one row)
+//                     value that is no NaN and no +0 (vbinaryc_rows, one row)
 //
 // for t = f32, f64. Built by CMake (target onnx_ops_bench_kernels) into
 // build/wasm/bench/bench-kernels.cjs; bench/run.mjs loads it when present.
@@ -29,10 +29,12 @@
 #include <cstddef>
 #include <cstdlib>
 
+#include "kernels/max_fast.h"
 #include "kernels/pmax_clean.h"
-#include "kernels/vmax_checked.h"
-#include "kernels/vmax_rows.h"
-#include "kernels/vrelu.h"
+#include "kernels/policies.h"
+#include "kernels/vbinary_checked.h"
+#include "kernels/vbinary_rows.h"
+#include "kernels/vunary.h"
 #include "ops.h"
 
 namespace {
@@ -42,71 +44,65 @@ using onnx_ops::Float64Traits;
 // pmax through the library's own checked loop (chunks, stores, flags), with
 // flags that are constant zero and a check that never fires: what remains of
 // the difference to ours is the NaN / -0 check itself.
-template <class F>
-struct PmaxTraits {
-  using T = F;
-  using L = onnx_ops::IeeeLanes<F>;
-  static constexpr onnx_ops::Format kFormat = onnx_ops::Format::Ieee;
-  static T max1(T a, T b) { return a < b ? b : a; }
-  static v128_t vmax(v128_t a, v128_t b) { return L::pmax(a, b); }
-};
-}  // namespace
-
-template <class F>
-struct onnx_ops::Fast<PmaxTraits<F>, onnx_ops::Format::Ieee> {
-  using L = onnx_ops::IeeeLanes<F>;
-  using Flags = v128_t;
-  static v128_t vmax_fast(v128_t a, v128_t b, v128_t& flag) {
-    flag = wasm_i32x4_splat(0);
-    return L::pmax(a, b);
-  }
-  static v128_t vmax3_fast(v128_t a, v128_t b, v128_t c, v128_t& flag) {
-    flag = wasm_i32x4_splat(0);
-    return L::pmax(L::pmax(a, b), c);
-  }
-  static v128_t merge(v128_t f, v128_t g) { return wasm_v128_or(f, g); }
-  static bool suspicious(v128_t) { return false; }
+template <class Tr>
+struct PmaxOp {
+  using T = typename Tr::T;
+  using L = onnx_ops::IeeeLanes<T>;
+  static T op1(T a, T b) { return a < b ? b : a; }
+  static v128_t vop(v128_t a, v128_t b) { return L::pmax(a, b); }
+  struct Fast {
+    using Flags = v128_t;
+    static constexpr bool kReorder = true;
+    static v128_t vop_fast(v128_t a, v128_t b, v128_t& flag) {
+      flag = wasm_i32x4_splat(0);
+      return L::pmax(a, b);
+    }
+    static v128_t vop3_fast(v128_t a, v128_t b, v128_t c, v128_t& flag) {
+      flag = wasm_i32x4_splat(0);
+      return L::pmax(L::pmax(a, b), c);
+    }
+    static v128_t merge(v128_t f, v128_t g) { return wasm_v128_or(f, g); }
+    static bool suspicious(v128_t) { return false; }
+  };
 };
 
-namespace {
+// The Relu loop with no work per vector: loads and stores only.
+template <class Tr>
+struct IdentityOp {
+  using T = typename Tr::T;
+  static T op1(T x) { return x; }
+  static v128_t vop(v128_t x) { return x; }
+};
 
 // Max through the library's C++ entry point (planning included).
 int32_t max_entry(int32_t dtype, const void* a, const int64_t* a_dims, int a_rank, const void* b, const int64_t* b_dims,
                   int b_rank, void* out) {
   const onnx_ops::Shape shapes[2] = {{a_dims, a_rank}, {b_dims, b_rank}};
   const void* inputs[2] = {a, b};
-  return int32_t(onnx_ops::max(onnx_ops::Call{dtype, 2, inputs, shapes, out, shapes[0]}));
+  return int32_t(onnx_ops::run(onnx_ops::Call{dtype, 2, inputs, shapes, out, shapes[0], int32_t(onnx_ops::OpId::Max)}));
 }
-
-// The Relu loop with no work per vector: loads and stores only.
-template <class F>
-struct IdentityTraits {
-  using T = F;
-  static T relu1(T x) { return x; }
-  static v128_t vrelu(v128_t x) { return x; }
-};
 }  // namespace
 
 #define BENCH_KERNELS(t, F, Exact, Dtype)                                                                \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_max_##t(size_t n, const F* a, const F* b, F* o) {      \
-    onnx_ops::vmax_checked<Exact>(n, a, b, o);                                 \
+    onnx_ops::vbinary_checked<Exact, onnx_ops::MaxOp>(n, a, b, o);                              \
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_max3_##t(size_t n, const F* a, const F* b, const F* c, \
                                                       F* o) {                                       \
-    onnx_ops::vmax3_checked<Exact>(n, a, b, c, o);                                                 \
+    onnx_ops::vbinary3_checked<Exact, onnx_ops::MaxOp>(n, a, b, c, o);                                              \
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_pmax_##t(size_t n, const F* a, const F* b, F* o) {     \
-    onnx_ops::vmax_checked<PmaxTraits<F>>(n, a, b, o);                         \
+    onnx_ops::vbinary_checked<Exact, PmaxOp>(n, a, b, o);                         \
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_pmax3_##t(size_t n, const F* a, const F* b, const F* c, \
                                                        F* o) {                                      \
-    onnx_ops::vmax3_checked<PmaxTraits<F>>(n, a, b, c, o);                                         \
+    onnx_ops::vbinary3_checked<Exact, PmaxOp>(n, a, b, c, o);                                         \
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_relu_##t(size_t n, const F* x, F* o) {                 \
-    onnx_ops::vrelu<Exact>(n, x, o);                                                          \
+    onnx_ops::vunary<Exact, onnx_ops::ReluOp>(n, x, o);                                                          \
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_vcopy_##t(size_t n, const F* x, F* o) {                \
-    onnx_ops::vrelu<IdentityTraits<F>>(n, x, o);                                              \
+    onnx_ops::vunary<Exact, IdentityOp>(n, x, o);                                              \
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE int32_t bench_maxrow_##t(size_t rows, size_t len, const F* x,     \
                                                            const F* row, F* o) {                    \
@@ -115,14 +111,14 @@ struct IdentityTraits {
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_prow_##t(size_t rows, size_t len, const F* x,          \
                                                       const F* row, F* o) {                         \
-    onnx_ops::vmax_rows<onnx_ops::PmaxClean<Exact>>(onnx_ops::Rows{rows, len, len, 0}, x, row, o);           \
+    onnx_ops::vbinary_rows<Exact, onnx_ops::PmaxClean>(onnx_ops::Rows{rows, len, len, 0}, x, row, o);           \
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE int32_t bench_maxval_##t(size_t n, const F* x, const F* v, F* o) { \
     const int64_t x_dims[1] = {int64_t(n)};                                                         \
     return max_entry(Dtype, x, x_dims, 1, v, nullptr, 0, o);                                        \
   }                                                                                                 \
   extern "C" EMSCRIPTEN_KEEPALIVE void bench_pmaxval_##t(size_t n, const F* x, const F* v, F* o) {  \
-    onnx_ops::vmaxc_rows<onnx_ops::PmaxClean<Exact>>(onnx_ops::Rows{1, n, 0, 0}, x, v, o);      \
+    onnx_ops::vbinaryc_rows<Exact, onnx_ops::PmaxClean>(onnx_ops::Rows{1, n, 0, 0}, x, v, o);      \
   }
 
 BENCH_KERNELS(f32, float, Float32Traits, 1)

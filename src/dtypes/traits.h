@@ -1,6 +1,7 @@
-// Per-dtype traits: what Max and Relu mean for each dtype, and nothing about
-// speed (which kernel a dtype gets is src/config/'s, and the tuning constants
-// are src/tuning.h's).
+// Per-dtype traits: each op's primitives for each dtype (what Max and Relu
+// mean), and nothing about speed (the op policies, src/kernels/policies.h,
+// make the kernels' operations of them; which kernel a dtype gets is
+// src/config/'s, and the tuning constants are src/tuning.h's).
 //
 // Each traits struct has
 //   T                       the storage type (float16/bfloat16: raw uint16 bits)

@@ -1,19 +1,21 @@
-// PmaxClean<Tr>: float32/float64 traits whose vmax is pmax alone, exact when
-// every second operand is clean: neither NaN nor +0 (checked once, by clean or
-// clean_all). A NaN first operand is returned as is; -0 against +0 cannot
-// occur with -0 first; any other tie has equal bits (and +0 against -0 keeps
-// the +0). The row kernels (vmax_rows.h) and vmaxc run on it.
+// PmaxClean<Tr>: the Max policy (policies.h) for float32/float64 whose vop
+// is pmax alone, exact when every second operand is clean: neither NaN nor
+// +0 (checked once, by clean or clean_all). A NaN first operand is returned
+// as is; -0 against +0 cannot occur with -0 first; any other tie has equal
+// bits (and +0 against -0 keeps the +0). Max's config runs the row kernels
+// (vbinary_rows.h) with it.
 #pragma once
 
 #include <cmath>
 #include <cstddef>
 
 #include "kernel.h"
+#include "policies.h"
 
 namespace onnx_ops {
 
 template <class Tr>
-struct PmaxClean : Tr {
+struct PmaxClean : MaxOp<Tr> {
   using F = typename Tr::T;
   static bool clean(F b) { return b == b && !(b == F(0) && !std::signbit(b)); }
   // Whether every x[0..n) is clean. Vectors: a running sum, NaN iff some
@@ -44,7 +46,7 @@ struct PmaxClean : Tr {
     return true;
   }
 #ifdef ONNX_OPS_VECTOR
-  static v128_t vmax(v128_t a, v128_t b) { return IeeeLanes<F>::pmax(a, b); }
+  static v128_t vop(v128_t a, v128_t b) { return IeeeLanes<F>::pmax(a, b); }
 #endif
 };
 

@@ -1,5 +1,5 @@
 // Gathering rows of an input into a tile, row after row as the output's, so
-// that grouped rows (ops/max.cpp) run as one contiguous run.
+// that grouped rows (ops/elementwise.cpp) run as one contiguous run.
 #pragma once
 
 #include <cstddef>

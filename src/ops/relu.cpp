@@ -1,5 +1,5 @@
 // ONNX Relu over one call: one input of the output's shape, one kernel run.
-#include "../ops.h"
+#include "relu.h"
 
 #include "../config/relu_config.h"
 

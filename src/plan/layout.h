@@ -1,5 +1,5 @@
 // How one input walks the output's rows (the plan's inner runs): what picks
-// grouped execution and the pmax shortcuts (ops/max.cpp).
+// grouped execution and the clean-row shortcuts (ops/elementwise.cpp).
 #pragma once
 
 #include "broadcast.h"

@@ -1,6 +1,6 @@
 // Each kernel (src/kernels/), each dtype, against the reference in support.h:
 // every length 0..67 (main loop, vector loop and scalar remainder), every
-// operand variant (a run / one value, through the config's max2), in place,
+// operand variant (a run / one value, through the config's op2), in place,
 // and canaries around the output to catch writes out of bounds.
 #include <doctest/doctest.h>
 
@@ -8,9 +8,11 @@
 #include "config/relu_config.h"
 #include "kernels/copy.h"
 #include "kernels/pmax_clean.h"
-#include "kernels/vmax3.h"
-#include "kernels/vmax_checked.h"
-#include "kernels/vmax_rows.h"
+#include "kernels/max_fast.h"
+#include "kernels/policies.h"
+#include "kernels/vbinary3.h"
+#include "kernels/vbinary_checked.h"
+#include "kernels/vbinary_rows.h"
 #include "support.h"
 
 using namespace onnx_ops;
@@ -20,14 +22,14 @@ namespace {
 constexpr size_t kGuard = 16;
 
 // Max of two operands, each a run or one value, as the library runs it (the
-// config's max2: a fill, a kernel against one value, or one of two runs).
+// config's op2: a fill, a kernel against one value, or one of two runs).
 template <class Tr>
 void max2(size_t n, const typename Tr::T* a, bool a_single, const typename Tr::T* b, bool b_single,
           typename Tr::T* out) {
-  max_kernels(int32_t(test::dtype_of<Tr>())).max2(n, a, a_single, b, b_single, out);
+  max_kernels(int32_t(test::dtype_of<Tr>())).op2(n, a, a_single, b, b_single, out);
 }
 
-// Max of two runs as the library runs it (vmax_checked for the float dtypes, vmax otherwise).
+// Max of two runs as the library runs it (vbinary_checked for the float dtypes, vbinary otherwise).
 template <class Tr>
 void max_runs(size_t n, const typename Tr::T* a, const typename Tr::T* b, typename Tr::T* out) {
   max2<Tr>(n, a, false, b, false, out);
@@ -48,14 +50,14 @@ void max3_runs(size_t n, const typename Tr::T* a, const typename Tr::T* b, const
                typename Tr::T* out) {
 #ifdef ONNX_OPS_VECTOR
   if constexpr (Tr::kFormat != Format::Integer) {
-    vmax3_checked<Tr>(n, a, b, c, out);
+    vbinary3_checked<Tr, MaxOp>(n, a, b, c, out);
     return;
   }
 #endif
-  vmax3<Tr>(n, a, b, c, out);
+  vbinary3<Tr, MaxOp>(n, a, b, c, out);
 }
 
-// Relu as the library runs it (the config's: vrelu, or Max with zero).
+// Relu as the library runs it (the config's: vunary, or Max with zero).
 template <class Tr>
 void relu_run(size_t n, const typename Tr::T* x, typename Tr::T* out) {
   REQUIRE(run_relu(int32_t(test::dtype_of<Tr>()), n, x, out));
@@ -155,7 +157,7 @@ TEST_CASE_TEMPLATE("max kernel: every pair of special values, both orders, in ev
     // Rotating the start puts each pair in every lane position.
     for (size_t shift = 0; shift < 16; ++shift) {
       // where: 0 a separate output, 1 over a, 2 over b (in place: the fast
-      // chain then starts with the overwritten operand; see CheckedMax)
+      // chain then starts with the overwritten operand; see CheckedBinary)
       for (int where = 0; where < 3; ++where) {
         std::vector<T> x(a.begin() + shift, a.end()), y(b.begin() + shift, b.end()), sep(x.size());
         T* out = where == 0 ? sep.data() : where == 1 ? x.data() : y.data();
@@ -387,6 +389,19 @@ TEST_CASE("relu kernel: float16 and bfloat16, every bit pattern") {
   run(Bfloat16Traits{});
 }
 
+// An op policy as a value, for the checks below that take one.
+template <template <class> class Op>
+struct Policy {
+  template <class Tr>
+  static void rows(const Rows& r, const typename Tr::T* x, const typename Tr::T* y, typename Tr::T* out) {
+    vbinary_rows<Tr, Op>(r, x, y, out);
+  }
+  template <class Tr>
+  static void rowsc(const Rows& r, const typename Tr::T* x, const typename Tr::T* v, typename Tr::T* out) {
+    vbinaryc_rows<Tr, Op>(r, x, v, out);
+  }
+};
+
 // Redraws every NaN and +0 of v: the operand pmax alone is exact against (PmaxClean).
 template <class Tr>
 void make_clean(std::mt19937_64& rng, std::vector<typename Tr::T>& v) {
@@ -394,14 +409,14 @@ void make_clean(std::mt19937_64& rng, std::vector<typename Tr::T>& v) {
     while (Tr::isnan1(e) || test::same_bits(e, typename Tr::T{})) e = test::random_vector<Tr>(rng, 1)[0];
 }
 
-TEST_CASE_TEMPLATE("vmax_rows: every row length and count, with guards, against the reference", Tr,
+TEST_CASE_TEMPLATE("vbinary_rows: every row length and count, with guards, against the reference", Tr,
                    ONNX_OPS_ALL_TRAITS) {
-  // vmax_rows over each dtype's exact vmax (any data), and, for float32 and
-  // float64, with pmax (PmaxClean) against rows that hold no NaN and no +0,
-  // as ops/max.cpp runs it: each row restarts the reused row.
+  // vbinary_rows with Max's exact policy (MaxOp: any data), and, for float32
+  // and float64, with pmax (PmaxClean) against rows that hold no NaN and no +0,
+  // as ops/elementwise.cpp runs it: each row restarts the reused row.
   std::mt19937_64 rng(7);
-  auto check = [&](auto traits, bool clean_rows) {
-    using K = decltype(traits);
+  auto check = [&](auto policy, bool clean_rows) {
+    using K = decltype(policy);
     for (size_t len = 0; len <= 67; ++len) {
       for (size_t rows = 1; rows <= 3; ++rows) {
         const auto x = test::random_vector<Tr>(rng, rows * len);
@@ -409,7 +424,7 @@ TEST_CASE_TEMPLATE("vmax_rows: every row length and count, with guards, against 
         if (clean_rows) make_clean<Tr>(rng, row);
         auto out = with_guards<Tr>(rows * len, rng);
         const auto before = out;
-        vmax_rows<K>(Rows{rows, len, len, 0}, x.data(), row.data(), out.data() + kGuard);
+        K::template rows<Tr>(Rows{rows, len, len, 0}, x.data(), row.data(), out.data() + kGuard);
         for (size_t i = 0; i < rows * len; ++i) {
           INFO("len=" << len << " rows=" << rows << " i=" << i);
           REQUIRE(test::same_bits(out[kGuard + i], test::ref_max<Tr>(x[i], row[i % len])));
@@ -418,19 +433,19 @@ TEST_CASE_TEMPLATE("vmax_rows: every row length and count, with guards, against 
       }
     }
   };
-  check(Tr{}, false);
-  if constexpr (Tr::kFormat == Format::Ieee) check(PmaxClean<Tr>{}, true);
+  check(Policy<MaxOp>{}, false);
+  if constexpr (Tr::kFormat == Format::Ieee) check(Policy<PmaxClean>{}, true);
 }
 
-TEST_CASE_TEMPLATE("vmaxc_rows: every row length and count, row steps, with guards, against the reference", Tr,
+TEST_CASE_TEMPLATE("vbinaryc_rows: every row length and count, row steps, with guards, against the reference", Tr,
                    ONNX_OPS_ALL_TRAITS) {
-  // vmaxc_rows over each dtype's exact vmax (any data), and, for float32 and
-  // float64, with pmax (PmaxClean) against clean values: rows of x that follow
+  // vbinaryc_rows with Max's exact policy (MaxOp: any data), and, for float32
+  // and float64, with pmax (PmaxClean) against clean values: rows of x that follow
   // each other or one reused row (x_step 0), a value per row or one for all
   // (y_step 0); in place too, where the last part vector overlaps.
   std::mt19937_64 rng(8);
-  auto check = [&](auto traits, bool clean_values) {
-    using K = decltype(traits);
+  auto check = [&](auto policy, bool clean_values) {
+    using K = decltype(policy);
     for (size_t len = 0; len <= 67; ++len) {
       for (size_t rows = 1; rows <= 3; ++rows) {
         for (size_t x_step : {len, size_t(0)}) {
@@ -440,7 +455,7 @@ TEST_CASE_TEMPLATE("vmaxc_rows: every row length and count, row steps, with guar
             if (clean_values) make_clean<Tr>(rng, v);
             auto out = with_guards<Tr>(rows * len, rng);
             const auto before = out;
-            vmaxc_rows<K>(Rows{rows, len, x_step, v_step}, x.data(), v.data(), out.data() + kGuard);
+            K::template rowsc<Tr>(Rows{rows, len, x_step, v_step}, x.data(), v.data(), out.data() + kGuard);
             for (size_t i = 0; i < rows * len; ++i) {
               const size_t r = i / len, j = i % len;
               INFO("len=" << len << " rows=" << rows << " x_step=" << x_step << " v_step=" << v_step << " i=" << i);
@@ -449,7 +464,7 @@ TEST_CASE_TEMPLATE("vmaxc_rows: every row length and count, row steps, with guar
             require_guards_kept(out, before, rows * len);
             if (x_step == 0) continue;
             auto inplace = x;
-            vmaxc_rows<K>(Rows{rows, len, x_step, v_step}, inplace.data(), v.data(), inplace.data());
+            K::template rowsc<Tr>(Rows{rows, len, x_step, v_step}, inplace.data(), v.data(), inplace.data());
             for (size_t i = 0; i < rows * len; ++i)
               REQUIRE(test::same_bits(inplace[i], test::ref_max<Tr>(x[i], v[(i / len) * v_step])));
           }
@@ -457,8 +472,8 @@ TEST_CASE_TEMPLATE("vmaxc_rows: every row length and count, row steps, with guar
       }
     }
   };
-  check(Tr{}, false);
-  if constexpr (Tr::kFormat == Format::Ieee) check(PmaxClean<Tr>{}, true);
+  check(Policy<MaxOp>{}, false);
+  if constexpr (Tr::kFormat == Format::Ieee) check(Policy<PmaxClean>{}, true);
 }
 
 TEST_CASE_TEMPLATE("clean-row scan: one special at every position of every length", F, float, double) {

@@ -103,7 +103,7 @@ void check_random_max(std::mt19937_64& rng, bool in_place) {
 }
 
 // Max of x ([n]) with one repeated value v ([]), v second and then first,
-// through onnx_ops::max, against the reference bit for bit.
+// through Max (onnx_ops::run), against the reference bit for bit.
 template <class Tr>
 void check_max_with_value(const std::vector<typename Tr::T>& x, typename Tr::T v) {
   using T = typename Tr::T;
@@ -228,6 +228,27 @@ TEST_CASE("Max errors: no inputs, unknown dtype, incompatible shapes, wrong outp
   CHECK(test::call_max(int32_t(DType::Float32), 1, ptrs, shapes, out, Shape{b.data(), 1}) == Status::OutShapeMismatch);
 }
 
+TEST_CASE("run: the op is the call's; a number that is no op is BadOp, with nothing written") {
+  // The same descriptor as Max and as Relu (one input of the output's
+  // shape), then as no op at all.
+  const Dims d{3};
+  float x[3] = {-1.0f, 0.0f, 2.0f}, out[3] = {7.0f, 7.0f, 7.0f};
+  const void* ptrs[] = {x};
+  const Shape shapes[] = {Shape{d.data(), 1}};
+  Call c{int32_t(DType::Float32), 1, ptrs, shapes, out, shapes[0], int32_t(OpId::Max)};
+  REQUIRE(onnx_ops::run(c) == Status::Ok);
+  CHECK((out[0] == -1.0f && out[1] == 0.0f && out[2] == 2.0f));
+  c.op = int32_t(OpId::Relu);
+  REQUIRE(onnx_ops::run(c) == Status::Ok);
+  CHECK((out[0] == 0.0f && out[1] == 0.0f && out[2] == 2.0f));
+  for (int32_t op : {-1, 99, INT32_MIN}) {
+    out[0] = out[1] = out[2] = 7.0f;
+    c.op = op;
+    CHECK(onnx_ops::run(c) == Status::BadOp);
+    CHECK((out[0] == 7.0f && out[1] == 7.0f && out[2] == 7.0f));
+  }
+}
+
 TEST_CASE_TEMPLATE("Relu over whole tensors, in place too", Tr, ONNX_OPS_SIGNED_TRAITS) {
   std::mt19937_64 rng(9);
   for (size_t n : {size_t(0), size_t(1), size_t(100), size_t(5000)}) {
@@ -276,7 +297,7 @@ TEST_CASE_TEMPLATE("Max flat path: same-layout inputs and single values, any cou
 
 TEST_CASE_TEMPLATE("Max with short rows: a reused row or single values over many rows, grouped, in place too", Tr,
                    ONNX_OPS_ALL_TRAITS) {
-  // Inner runs of a few elements are regrouped (ops/max.cpp, run_groups):
+  // Inner runs of a few elements are regrouped (ops/elementwise.cpp, run_groups):
   // every row length around the grouping limit, row counts across groups,
   // each input order, a third input (laid out as the output, or one value),
   // and the result over the full input.
@@ -323,7 +344,7 @@ TEST_CASE_TEMPLATE("Max with a value or a row per output row: gathered group by 
                    ONNX_OPS_ALL_TRAITS) {
   // Inputs that are neither laid out as the output nor one row reused by all
   // ([R, 1] against [R, C]; [A, 1, C] or [1, B, 1] against [A, B, C]) have
-  // their part of each group of rows gathered into a tile (ops/max.cpp,
+  // their part of each group of rows gathered into a tile (ops/elementwise.cpp,
   // run_groups): rows from one element to just past the 512-byte limit,
   // B across groups and not dividing them (the odometer carries into A inside
   // a group), two to nine inputs, each gathered kind first or not, and the
@@ -396,7 +417,7 @@ TEST_CASE_TEMPLATE("Max with a value or a row per output row: gathered group by 
 TEST_CASE_TEMPLATE("Max of two with a clean row or a clean value per row: the pmax shortcuts, and their fallbacks", Tr,
                    ONNX_OPS_ALL_TRAITS) {
   // For float32/float64, when the broadcast operand holds no NaN and no +0,
-  // pmax alone is exact (ops/max.cpp, run_pmax): [R, C] with a reused row
+  // pmax alone is exact (ops/elementwise.cpp, run_clean): [R, C] with a reused row
   // [C] (rows up to 1 KiB against a tile of the row repeated, in blocks,
   // and the last rows one by one), a value per row of 17 to 32 bytes (two
   // stores a row) or of at least 64 bytes ([A, B, C] with [A, B, 1],

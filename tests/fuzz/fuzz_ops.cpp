@@ -1,4 +1,4 @@
-// libFuzzer harness: onnx_ops::max and onnx_ops::relu (their flat and
+// libFuzzer harness: Max and Relu through onnx_ops::run (their flat and
 // planned paths, and plan_broadcast) against a naive broadcasting reference
 // (tests/cpp/support.h's ref_max / ref_relu),
 // bit for bit, every dtype, 1..6 inputs, in place, wrong output shapes, bad
@@ -222,7 +222,7 @@ void run_typed(const Case& c, const std::vector<Shape>& views, const Dims& out_d
     }
   }
 
-  // The planner-free path (the flat case of onnx_ops::max): taken when every input has the
+  // The planner-free path (Max's flat case): taken when every input has the
   // output's layout (as many elements) or is a single value. Also with the
   // inputs repeated to 17..20 of them (past its 16-entry stack arrays), and
   // in place.

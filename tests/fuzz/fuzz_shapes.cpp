@@ -1,8 +1,8 @@
 // libFuzzer harness for the shape side alone: broadcast_shape, element_count,
-// plan_broadcast and onnx_ops::max's error paths, over wild shapes (negative
-// dims, INT64_MIN/MAX, 2^31/2^32/2^53 boundaries, ranks up to 1000 and
-// negative, null dims pointers, 0..100 inputs). No tensor data is allocated:
-// onnx_ops::max is only called where it must fail or where the output is empty.
+// plan_broadcast and Max's error paths (onnx_ops::run), over wild shapes
+// (negative dims, INT64_MIN/MAX, 2^31/2^32/2^53 boundaries, ranks up to 1000
+// and negative, null dims pointers, 0..100 inputs). No tensor data is
+// allocated: Max is only called where it must fail or where the output is empty.
 //
 // Every accepted plan is checked against numpy's rule: walking the collapsed
 // plan the way the kernels do (odometer over the outer dims, inner run with
@@ -192,7 +192,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                  "null output dims accepted");
   }
 
-  // onnx_ops::max's statuses, over one-byte buffers it must not touch.
+  // Max's statuses, over one-byte buffers it must not touch.
   unsigned char scratch[8] = {0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5};
   std::vector<const void*> ptrs(static_cast<size_t>(n), scratch);
   const int32_t dtype = fuzz::kDtypes[sel % 12];

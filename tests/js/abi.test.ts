@@ -1,8 +1,8 @@
 // The wasm ABI as js/src names it (js/src/backend/wasm/abi.ts) against the
 // C++ side: the descriptor layout bindings/bindings.cpp pins with
-// static_asserts (which fail its build if the C++ structs differ), and the
-// status codes of src/status.h. A change on either side that the other does
-// not follow fails here.
+// static_asserts (which fail its build if the C++ structs differ), the op
+// ids of src/ops.h, and the status codes of src/status.h. A change on either
+// side that the other does not follow fails here.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as abi from '../../js/src/backend/wasm/abi';
@@ -20,10 +20,10 @@ function pinned(source: string, struct: string): Map<string, number> {
   return facts;
 }
 
-/** The enumerators of `enum class Status` with their values. */
-function statuses(source: string): Map<string, number> {
-  const body = /enum class Status\b[^{]*\{([^}]*)\}/.exec(source);
-  if (!body) throw new Error('src/status.h: no enum class Status');
+/** The enumerators of `enum class <name>` with their values. */
+function enumerators(source: string, name = 'Status'): Map<string, number> {
+  const body = new RegExp(`enum class ${name}\\b[^{]*\\{([^}]*)\\}`).exec(source);
+  if (!body) throw new Error(`no enum class ${name}`);
   const out = new Map<string, number>();
   for (const m of body[1].replace(/\/\/.*$/gm, '').matchAll(/(\w+)\s*=\s*(\d+)/g)) out.set(m[1], Number(m[2]));
   return out;
@@ -35,7 +35,7 @@ describe('the wasm ABI, named on both sides', () => {
   test('the Call layout js/src writes is the one bindings.cpp pins', () => {
     expect(Object.fromEntries(pinned(bindings, 'Call'))).toEqual({
       dtype: abi.CALL_DTYPE, n: abi.CALL_N, inputs: abi.CALL_INPUTS, shapes: abi.CALL_SHAPES, out: abi.CALL_OUT,
-      out_shape: abi.CALL_OUT_SHAPE, sizeof: abi.CALL_BYTES,
+      out_shape: abi.CALL_OUT_SHAPE, op: abi.CALL_OP, sizeof: abi.CALL_BYTES,
     });
   });
 
@@ -53,15 +53,21 @@ describe('the wasm ABI, named on both sides', () => {
   });
 
   test('the status codes js/src maps are src/status.h\'s', () => {
-    expect(Object.fromEntries(statuses(read('src/status.h')))).toEqual({
+    expect(Object.fromEntries(enumerators(read('src/status.h')))).toEqual({
       Ok: abi.STATUS_OK, BadDtype: abi.STATUS_BAD_DTYPE, BadArity: abi.STATUS_BAD_ARITY, BadShape: abi.STATUS_BAD_SHAPE,
       Incompatible: abi.STATUS_INCOMPATIBLE, OutShapeMismatch: abi.STATUS_OUT_SHAPE_MISMATCH, TooLarge: abi.STATUS_TOO_LARGE,
+      BadOp: abi.STATUS_BAD_OP,
     });
+  });
+
+  test('the op ids js/src writes are src/ops.h\'s', () => {
+    expect(Object.fromEntries(enumerators(read('src/ops.h'), 'OpId'))).toEqual(abi.OP_ID);
   });
 
   test('the parsers see a changed layout or status (the checks can fail)', () => {
     const moved = bindings.replace('offsetof(onnx_ops::Call, out) == 16', 'offsetof(onnx_ops::Call, out) == 20');
     expect(pinned(moved, 'Call').get('out')).toBe(20);
-    expect(statuses('enum class Status : int32_t {\n  Ok = 0, // fine\n  BadDtype = 9,\n};').get('BadDtype')).toBe(9);
+    expect(enumerators('enum class Status : int32_t {\n  Ok = 0, // fine\n  BadDtype = 9,\n};').get('BadDtype')).toBe(9);
+    expect(enumerators('enum class OpId : int32_t {\n  Max = 0,  // x (y, z)\n  Relu = 4,\n};', 'OpId').get('Relu')).toBe(4);
   });
 });

@@ -1,13 +1,13 @@
-// ONNX Max over one call: the flat case (every input laid out as the output
-// or a single value) as one run; otherwise a broadcast plan (plan/), walked by
-// the first of: the pmax shortcuts against a clean operand, grouped short
-// rows, the odometer over the inner runs. Dtype-free: the kernels come from
-// the config (config/max_config.h).
-#include "../ops.h"
+// A binary elementwise op (ONNX Max) over one call: the flat case (every
+// input laid out as the output or a single value) as one run; otherwise a
+// broadcast plan (plan/), walked by the first of: the row kernels against a
+// clean operand, grouped short rows, the odometer over the inner runs. Op-
+// and dtype-free: the kernels come from the op's config (BinaryKernels).
+#include "elementwise.h"
 
 #include <cstring>
 
-#include "../config/max_config.h"
+#include "../config/binary_config.h"
 #include "../dtypes/dtype.h"
 #include "../kernels/copy.h"
 #include "../plan/layout.h"
@@ -18,17 +18,17 @@ namespace onnx_ops {
 namespace {
 
 // One inner run of the output: all inputs, each at its own base address.
-// Three runs go through the fused three-input kernel. With more (or with
-// single values among them) the run is cut into tiles (kFoldTileBytes),
-// each folded in an accumulator, three operands at a time where they are
-// runs, so memory is read once per input and written once, instead of one
-// pass over the whole output per input. The fold is left to right, so "the
-// first NaN wins" holds across any number of inputs.
+// Three runs go through the fused three-input kernel, if the op has one.
+// With more (or with single values among them) the run is cut into tiles
+// (kFoldTileBytes), each folded in an accumulator, three operands at a time
+// where they are runs, so memory is read once per input and written once,
+// instead of one pass over the whole output per input. The fold is left to
+// right, so for Max "the first NaN wins" holds across any number of inputs.
 ONNX_OPS_KERNEL void fold(size_t len, int n, const void* const* base, const unsigned char* single, void* out_v,
-                          const MaxKernels& k) {
+                          const BinaryKernels& k) {
   unsigned char* out = static_cast<unsigned char*>(out_v);
   const size_t es = k.esize;
-  if (n == 1) {  // Max of one input: a copy (or a fill)
+  if (n == 1) {  // one input: a copy (or a fill)
     if (!single[0]) {
       if (out != base[0]) copy_bytes(len * es, static_cast<const unsigned char*>(base[0]), out);
     } else {
@@ -37,11 +37,11 @@ ONNX_OPS_KERNEL void fold(size_t len, int n, const void* const* base, const unsi
     return;
   }
   if (n == 2) {
-    k.max2(len, base[0], single[0], base[1], single[1], out);
+    k.op2(len, base[0], single[0], base[1], single[1], out);
     return;
   }
-  if (n == 3 && k.max3 && !single[0] && !single[1] && !single[2]) {
-    k.max3(len, base[0], base[1], base[2], out);
+  if (n == 3 && k.op3 && !single[0] && !single[1] && !single[2]) {
+    k.op3(len, base[0], base[1], base[2], out);
     return;
   }
   const size_t tile = kFoldTileBytes / es;
@@ -58,11 +58,11 @@ ONNX_OPS_KERNEL void fold(size_t len, int n, const void* const* base, const unsi
     while (i < n) {
       const void* x = prev ? prev : at(i++);
       const bool x_single = prev ? false : single[i - 1];
-      const bool three = k.max3 && i + 1 < n && !x_single && !single[i] && !single[i + 1];
+      const bool three = k.op3 && i + 1 < n && !x_single && !single[i] && !single[i + 1];
       const int next = three ? i + 2 : i + 1;
       void* dst = next == n ? static_cast<void*>(out + start * es) : static_cast<void*>(acc);
-      if (three) k.max3(m, x, at(i), at(i + 1), dst);
-      else k.max2(m, x, x_single, at(i), single[i], dst);
+      if (three) k.op3(m, x, at(i), at(i + 1), dst);
+      else k.op2(m, x, x_single, at(i), single[i], dst);
       i = next;
       prev = acc;
     }
@@ -86,7 +86,7 @@ bool try_group_layouts(const BroadcastPlan& plan, size_t esize, Layout* layout) 
 }
 
 ONNX_OPS_KERNEL void run_groups(const BroadcastPlan& plan, const Layout* layout, const void* const* inputs,
-                                unsigned char* out, const MaxKernels& k) {
+                                unsigned char* out, const BinaryKernels& k) {
   const int n = plan.n_inputs;
   const size_t len = size_t(plan.inner());
   const size_t row_bytes = len * k.esize;
@@ -114,21 +114,22 @@ ONNX_OPS_KERNEL void run_groups(const BroadcastPlan& plan, const Layout* layout,
   }
 }
 
-// Max of two inputs, float32 or float64, where pmax alone is exact because
-// one of them, c, holds no NaN and no +0 (checked first; the operands then
-// commute, as only c's partner can hold a NaN), in one of three layouts:
+// Two inputs where the op's row kernels take their faster form because one
+// of them, c, is clean (k.clean_all, checked first; the operands then
+// commute: Max's pmax, float32 or float64, against no NaN and no +0, where
+// only c's partner can hold a NaN), in one of three layouts:
 // - c a Row, the other Dense ([R, C] with [C]): all rows against it in one
-//   call (pmax_rows); rows up to 1 KiB against a 4 KiB tile of the row
+//   call (clean_rows); rows up to 1 KiB against a 4 KiB tile of the row
 //   repeated, so that the kernel's inner loop runs long;
 // - c a value per row, rows of 17-32 or of at least kPmaxRowBytes, the other
 //   Dense or a Row (the outer product [R, 1] with [1, C]): a splat per row
-//   (pmaxc_rows), run by run along the last outer dim;
+//   (clean_rowsc), run by run along the last outer dim;
 // - c rows reused within blocks ([A, B, C] with [A, 1, C]), of at least
-//   kPmaxRowBytes: a pmax_rows call per block.
+//   kPmaxRowBytes: a clean_rows call per block.
 // Other row lengths go grouped (a loop per row cost more there). Returns
 // false, having written nothing, when no layout applies.
-ONNX_OPS_KERNEL bool run_pmax(const BroadcastPlan& plan, const void* const* inputs, unsigned char* out,
-                              const MaxKernels& k) {
+ONNX_OPS_KERNEL bool run_clean(const BroadcastPlan& plan, const void* const* inputs, unsigned char* out,
+                              const BinaryKernels& k) {
   if (plan.n_inputs != 2 || !k.clean_all || plan.rank < 2) return false;
   const int last = plan.rank - 2;
   const size_t es = k.esize, len = size_t(plan.inner()), row_bytes = len * es;
@@ -147,9 +148,9 @@ ONNX_OPS_KERNEL bool run_pmax(const BroadcastPlan& plan, const void* const* inpu
         c = tile;
       }
       const size_t whole = outer / g * g;
-      k.pmax_rows(Rows{outer / g, g * len, g * len, 0}, x, c, out);
+      k.clean_rows(Rows{outer / g, g * len, g * len, 0}, x, c, out);
       if (whole < outer) {
-        k.pmax_rows(Rows{outer - whole, len, len, 0}, x + whole * row_bytes, c, out + whole * row_bytes);
+        k.clean_rows(Rows{outer - whole, len, len, 0}, x + whole * row_bytes, c, out + whole * row_bytes);
       }
       return true;
     }
@@ -167,10 +168,10 @@ ONNX_OPS_KERNEL bool run_pmax(const BroadcastPlan& plan, const void* const* inpu
       for (size_t q = 0; q < outer; q += run) {
         const unsigned char* at = c + plan.row_offset(i, int64_t(q)) * int64_t(es);
         if (per_row_value) {
-          k.pmaxc_rows(Rows{run, len, dense ? len : 0, size_t(plan.stride(i, last))}, dense ? x + q * row_bytes : x,
+          k.clean_rowsc(Rows{run, len, dense ? len : 0, size_t(plan.stride(i, last))}, dense ? x + q * row_bytes : x,
                        at, out + q * row_bytes);
         } else {
-          k.pmax_rows(Rows{run, len, len, 0}, x + q * row_bytes, at, out + q * row_bytes);
+          k.clean_rows(Rows{run, len, len, 0}, x + q * row_bytes, at, out + q * row_bytes);
         }
       }
       return true;
@@ -180,10 +181,10 @@ ONNX_OPS_KERNEL bool run_pmax(const BroadcastPlan& plan, const void* const* inpu
 }
 
 // Walks the plan's outer dims (an odometer), folding each inner run.
-void run_plan(const BroadcastPlan& plan, const void* const* inputs, void* out_v, const MaxKernels& k) {
+void run_plan(const BroadcastPlan& plan, const void* const* inputs, void* out_v, const BinaryKernels& k) {
   const size_t esize = k.esize;
   if (plan.total == 0) return;
-  if (run_pmax(plan, inputs, static_cast<unsigned char*>(out_v), k)) return;
+  if (run_clean(plan, inputs, static_cast<unsigned char*>(out_v), k)) return;
   Layout layout[kGroupInputs];
   if (try_group_layouts(plan, esize, layout)) {
     run_groups(plan, layout, inputs, static_cast<unsigned char*>(out_v), k);
@@ -222,7 +223,7 @@ void run_plan(const BroadcastPlan& plan, const void* const* inputs, void* out_v,
 // A call that broadcasts otherwise than as the flat case: planned, then
 // walked. Out of line, so that the flat case, which most calls take, stays a
 // small function with a small stack frame.
-ONNX_OPS_KERNEL Status max_planned(const Call& c, const MaxKernels& k) {
+ONNX_OPS_KERNEL Status planned(const Call& c, const BinaryKernels& k) {
   BroadcastPlan plan;
   const Status st = plan_broadcast(c.n, c.shapes, c.out_shape, &plan);
   if (st != Status::Ok) return st;
@@ -233,11 +234,14 @@ ONNX_OPS_KERNEL Status max_planned(const Call& c, const MaxKernels& k) {
 
 }  // namespace
 
-Status max(const Call& c) {
-  const size_t esize = dtype_size(c.dtype);
-  if (esize == 0) return Status::BadDtype;
+// The kernels are looked up here, not in run(): their table lives in this
+// function's stack frame, which Relu's calls then do not set up.
+Status elementwise(const Call& c, int32_t op) {
+  BinaryKernels k;
+  if (!binary_kernels(op, c.dtype, &k)) return Status::BadOp;
+  const size_t esize = k.esize;
+  if (!k.op2) return Status::BadDtype;
   if (c.n < 1) return Status::BadArity;
-  const MaxKernels k = max_kernels(c.dtype);
   // The usual call, every input laid out as the output or a single value, and
   // one of the output's very shape: one run, no plan.
   bool flat = valid_shape(c.out_shape), full = false;
@@ -257,7 +261,7 @@ Status max(const Call& c) {
     if (total > 0) fold(size_t(total), c.n, c.inputs, single.data(), c.out, k);
     return Status::Ok;
   }
-  return max_planned(c, k);
+  return planned(c, k);
 }
 
 }  // namespace onnx_ops
