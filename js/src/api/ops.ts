@@ -4,13 +4,13 @@
  */
 import { type DType, dtypeInfo } from '../dtypes.js';
 import type { Backend, BackendName, MemoryStats } from '../backend/backend.js';
-import { Call } from '../call.js';
+import { Call } from '../core/call.js';
 import { checkInput } from '../check/input.js';
 import { type OpName, supportedDtypes } from '../check/opsets.js';
 import { prepareMax, prepareRelu } from '../check/prepare.js';
 import { checkFits, checkShape } from '../check/shape.js';
-import { WasmTensor } from './tensor.js';
-import type { OpOptions, PlainTensorLike, Result, TensorLike } from './types.js';
+import { WasmTensor } from '../core/tensor.js';
+import type { OpOptions, PlainTensorLike, Result, TensorLike } from '../core/types.js';
 
 export class Ops {
   /**

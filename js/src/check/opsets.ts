@@ -5,7 +5,9 @@
 import { type DType, type DTypeInfo, DTYPE_INFO, FLOAT_DTYPES, INT_DTYPES, UINT_DTYPES } from '../dtypes.js';
 import { OnnxOpsError, describe } from '../errors.js';
 
-export type OpName = 'Max' | 'Relu';
+import type { OpName } from '../core/call.js';
+
+export type { OpName };
 
 /** The since-versions of each operator, oldest first. */
 export const OP_VERSIONS: Readonly<Record<OpName, readonly number[]>> = {

@@ -5,13 +5,14 @@
  */
 import type { DTypeInfo } from '../dtypes.js';
 import { type ErrorCode, OnnxOpsError, describe, showShape } from '../errors.js';
-import { CHECKED, WasmTensor } from '../api/tensor.js';
-import type { OpOptions } from '../api/types.js';
-import type { Call } from '../call.js';
-import { type CheckedInput, checkInput, checkNotOtherCopys, checkOwnTensor, checkUnchanged } from './input.js';
+import { CHECKED, WasmTensor } from '../core/tensor.js';
+import type { OpOptions } from '../core/types.js';
+import type { Call, CheckedInput } from '../core/call.js';
+import { checkInput, checkNotOtherCopys, checkOwnTensor, checkUnchanged } from './input.js';
 import { checkAllowed, opVersion } from './opsets.js';
 import { checkPlainOut } from './out.js';
-import { broadcastChecked, checkFits, elementCount, sameShape } from './shape.js';
+import { checkFits } from './shape.js';
+import { broadcastChecked, elementCount, sameShape } from '../core/shape.js';
 
 /** The last Call.id given. */
 let lastId = 0;

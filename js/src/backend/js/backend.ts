@@ -9,9 +9,9 @@
  * checks (WasmTensor, OnnxOpsError) from the core that loads it, rather than
  * carrying copies of its own.
  */
-import type { WasmTensor } from '../../api/tensor.js';
-import type { Result } from '../../api/types.js';
-import type { Call } from '../../call.js';
+import type { WasmTensor } from '../../core/tensor.js';
+import type { Result } from '../../core/types.js';
+import type { Call } from '../../core/call.js';
 import type { DTypeInfo, TypedArray, TypedArrayConstructor } from '../../dtypes.js';
 import type { InputRef, OnnxOpsError } from '../../errors.js';
 import type { Backend, MemoryStats } from '../backend.js';
