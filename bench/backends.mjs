@@ -15,12 +15,11 @@
 // Writes bench/results/backends.{md,json}.
 //
 //   node bench/backends.mjs [--quick] [--lib=path/to/dist/esm/index.js]
-import { writeFileSync } from 'node:fs';
-import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ARRAY_TYPES, DTYPES, cliOption, plainLoops, randomData } from './common.mjs';
-import { measurePageCost, pageCostLine, pageCostWarning } from './page-cost.mjs';
-import { cpuModel, measure } from './timing.mjs';
+import { measurePageCost, pageCostWarning } from './page-cost.mjs';
+import { measure } from './timing.mjs';
+import { finishMachine, headerLines, machine, writeResults } from './machine.mjs';
 
 const argv = process.argv.slice(2);
 const QUICK = argv.includes('--quick');
@@ -31,7 +30,7 @@ const TIMING = QUICK
   : { targetMs: 300, minBatchMs: 5, minSamples: 9, maxSamples: 200, warmupMs: 50, warmupMin: 2 };
 const time = async (fn) => (await measure(fn, false, TIMING)).median_us;
 const results = { wasm: [], js: [] };
-const loadStart = os.loadavg();
+const start = machine();
 // The machine's price of a fresh page, recorded as every results file does (no cell here pays it).
 const pageCost = [{ at: 'start', ...await measurePageCost() }];
 const warning = pageCostWarning(pageCost[0], 'Node');
@@ -134,19 +133,11 @@ for (const dtype of DTYPES) {
   results.js.splice(1, 0, row);
 }
 
-const meta = {
-  date: new Date().toISOString(), node: process.version, cpu: cpuModel(), cores: os.cpus().length,
-  loadavgStart: loadStart, loadavgEnd: os.loadavg(), quick: QUICK, lib: libPath, pageCost,
-};
+const meta = finishMachine({ ...start, quick: QUICK, lib: libPath, pageCost });
 const f = (x) => (x < 10 ? x.toFixed(2) : x < 1000 ? x.toFixed(1) : Math.round(x).toLocaleString('en'));
 const lines = [
-  '# The fallback backends against what they stand in for',
-  '',
-  `Node ${meta.node}, ${meta.cpu}, ${meta.cores} cores; load average ${meta.loadavgStart.map((l) => l.toFixed(2)).join(' ')} at the start, ` +
-  `${meta.loadavgEnd.map((l) => l.toFixed(2)).join(' ')} at the end${QUICK ? '; a --quick run' : ''}. Medians, µs per call; ` +
-  'written by `node bench/backends.mjs`. No cell makes a fresh array.',
-  '',
-  `Fresh memory: ${pageCostLine(pageCost)} (not paid by any cell).`,
+  ...headerLines(meta, { title: 'The fallback backends against what they stand in for', script: 'backends.mjs' }),
+  'Medians, µs per call. No cell makes a fresh array (so none pays the fresh memory above).',
   '',
   '## wasm (no SIMD128) against wasm-simd: zero-copy float32, tensors in and `out` (target: wasm within 3x)',
   '',
@@ -172,7 +163,5 @@ const lines = [
 const md = lines.join('\n');
 console.log(md);
 if (!QUICK) {
-  const dir = new URL('./results/', import.meta.url);
-  writeFileSync(new URL('backends.md', dir), md);
-  writeFileSync(new URL('backends.json', dir), JSON.stringify({ meta, results }, null, 2) + '\n');
+  writeResults(fileURLToPath(new URL('./results/backends', import.meta.url)), { meta, results }, md);
 }

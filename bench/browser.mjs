@@ -13,16 +13,15 @@
 // --dtype-n, --peers, --rounds, --batch-ms, --lib) writes the quick-* files. See README.md.
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DTYPES, cliOption } from './common.mjs';
 import { workloads } from './check.mjs';
 import { COLUMNS } from './cases.mjs';
 import { FRESH_SIZES, runFresh } from './fresh.mjs';
-import { cpuModel } from './timing.mjs';
+import { finishMachine, headerLines, machine, writeResults } from './machine.mjs';
 import { fmtN, fmtUs, fmtX, svgChart } from './report.mjs';
-import { freshPagesUs, measurePageCost, pageCostCell, pageCostLine, pageCostWarning } from './page-cost.mjs';
+import { freshPagesUs, measurePageCost, pageCostLine, pageCostWarning } from './page-cost.mjs';
 import { serve } from '../tests/support/static-server.mjs';
 import { BROWSERS, launch } from '../tests/browsers/drivers.mjs';
 
@@ -104,8 +103,7 @@ async function openPage(browser, server, peers) {
 }
 
 async function runEngine(name, server) {
-  const t0 = performance.now();
-  const loadavgStart = os.loadavg().map((x) => +x.toFixed(2));
+  const start = machine();
   const browser = await launch(name);
   let page;
   try {
@@ -136,17 +134,16 @@ async function runEngine(name, server) {
       for (const row of fresh) console.log(`${name} fresh array n=${fmtN(row.n)}: ${freshBrief(row)}`);
       problems.push(...await page.flushProblems());
     }
-    const meta = {
+    const meta = finishMachine({
       engine: name, browser: browser.version, userAgent: info.userAgent, simd: info.simd,
       timerStepMs: info.timerStepMs, crossOriginIsolated: info.crossOriginIsolated,
-      ...machine(), pageCost, loadavgStart, loadavgEnd: os.loadavg().map((x) => +x.toFixed(2)),
+      ...start, pageCost,
       peers: { ...info.peers, js: 'plain JS loops (bench/common.mjs)', copy: 'hand-assembled wasm module: memory.copy' },
       timing: `interleaved: ${ROUNDS} rounds (fresh arrays ${FRESH_ROUNDS}), each column one batch of >= ${BATCH_MS} ms per round, median of the rounds`,
       quick: QUICK, partial: PARTIAL, problems,
       settings: { sizes: SIZES, sweepDtypes: SWEEP_DTYPES, sweepN: SWEEP_N, rounds: ROUNDS, batchMs: BATCH_MS, peers: PEERS },
       columns: Object.fromEntries(COLUMNS.map((c) => [c.id, c.desc])),
-      elapsed_s: +((performance.now() - t0) / 1000).toFixed(1),
-    };
+    });
     return { meta, cases, fresh };
   } finally {
     await page?.close().catch(() => {});
@@ -160,13 +157,6 @@ function logPageCost(where, p) {
   if (w) console.warn(w);
 }
 
-function machine() {
-  return {
-    date: new Date().toISOString(), cpu: cpuModel(), cores: os.cpus().length,
-    platform: `${os.platform()} ${os.release()} ${os.arch()}`, node: process.version,
-  };
-}
-
 const FRESH_IDS = ['new+set', 'slice', 'buffer.slice', 'ctor(view)', 'allocUnsafeSlow+set', 'set (reused)', 'new (untouched)'];
 const freshBrief = (row) => FRESH_IDS.filter((id) => row.results[id]).map((id) => `${id} ${fmtUs(row.results[id].median_us)}`).join(', ');
 
@@ -175,20 +165,12 @@ const med = (r, id) => (r?.results[id]?.status === 'ok' ? r.results[id].median_u
 const ratio = (a, b) => (a != null && b != null ? a / b : null);
 const cell = (x) => (!x ? '' : x.status !== 'ok' ? x.status : `${fmtUs(x.median_us)} <sub>${fmtUs(x.min_us)}–${fmtUs(x.max_us)}</sub>${x.mismatch ? ' **≠**' : ''}`);
 
-function headerLines(meta, title) {
-  const busy = Math.max(meta.loadavgStart?.[0] ?? 0, meta.loadavgEnd?.[0] ?? 0) > meta.cores * 0.75;
-  const L = [`# ${title}`, '', `${meta.quick ? '**Quick run.** ' : meta.partial ? '**Partial run.** ' : ''}Written by \`bench/browser.mjs\`; see bench/README.md.`, '',
-    '| | |', '|---|---|', `| date | ${meta.date} |`];
-  if (meta.browser) L.push(`| browser | ${meta.browser} |`, `| user agent | ${meta.userAgent} |`);
-  L.push(`| machine | ${meta.cpu}, ${meta.cores} cores, ${meta.platform} |`, `| driver / Node | ${meta.node}${meta.engine ? '' : ' (plain `node`, no flags)'} |`);
-  if (meta.browser) {
-    L.push(`| wasm SIMD | ${meta.simd} |`, `| performance.now() step | ${meta.timerStepMs} ms (cross-origin isolated: ${meta.crossOriginIsolated}) |`);
-    for (const [k, v] of Object.entries(meta.peers)) L.push(`| ${k} | ${v} |`);
-  }
-  L.push(`| timing | ${meta.timing} |`, `| fresh memory | ${pageCostCell(meta.pageCost)} |`,
-    `| load average (1/5/15 min) | start ${meta.loadavgStart.join(' / ')}, end ${meta.loadavgEnd.join(' / ')}${busy ? ' — **machine was busy: numbers are noisy**' : ''} |`,
-    `| run time | ${meta.elapsed_s} s |`, '');
-  return L;
+/** The header of a browser's file (a browser in meta) or of Node's fresh-array file. */
+function header(meta, title) {
+  const rows = meta.browser ? [['browser', meta.browser], ['user agent', meta.userAgent], ['wasm SIMD', meta.simd],
+    ['performance.now() step', `${meta.timerStepMs} ms (cross-origin isolated: ${meta.crossOriginIsolated})`], ...Object.entries(meta.peers)]
+    : [['process', 'plain `node`, no flags']];
+  return headerLines(meta, { title, script: 'browser.mjs', rows: [...rows, ['timing', meta.timing]] });
 }
 
 function freshLines(rows) {
@@ -232,7 +214,7 @@ function summaryLines(cases, pageCost) {
 }
 
 function markdown({ meta, cases, fresh }, svgName) {
-  const L = headerLines(meta, `onnx-ops-wasm in ${meta.browser}`);
+  const L = header(meta, `onnx-ops-wasm in ${meta.browser}`);
   L.push('Times are µs per call: the median of the rounds <sub>min–max</sub>. "×floor": ours / the plain floor (with `out`:',
     'the floor with `out`; zero-copy: the copy limit). "ort-web / ours": > 1 means ours is faster, for plain / + `out` / zero-copy.',
     '**≠** marks an output that is not bit-identical to ours.', '');
@@ -270,10 +252,7 @@ function markdown({ meta, cases, fresh }, svgName) {
 }
 
 function write(prefix, report, md, svg) {
-  fs.mkdirSync(path.dirname(prefix), { recursive: true });
-  fs.writeFileSync(`${prefix}.json`, JSON.stringify(report, null, 1));
-  fs.writeFileSync(`${prefix}.md`, md);
-  if (svg) fs.writeFileSync(`${prefix}.svg`, svg);
+  writeResults(prefix, report, md, svg);
   console.log(`wrote ${path.relative(process.cwd(), prefix)}.{json,md${svg ? ',svg' : ''}}`);
 }
 
@@ -284,7 +263,7 @@ async function main() {
   }
   if (!fs.existsSync(path.join(DIST, 'esm', 'index.js'))) throw new Error(`${path.join(DIST, 'esm', 'index.js')} is missing: run \`npm run build\``);
   const server = await serve([
-    ['/dist/', DIST], ['/bench/', HERE], ['/ort/', ORT_DIST], ['/tfjs-core/', TFJS_CORE], ['/tfjs-wasm/', TFJS_WASM], ['/', path.join(HERE, 'browser')],
+    ['/dist/', DIST], ['/bench/', HERE], ['/tests/portable/', path.join(HERE, '..', 'tests', 'portable')], ['/ort/', ORT_DIST], ['/tfjs-core/', TFJS_CORE], ['/tfjs-wasm/', TFJS_WASM], ['/', path.join(HERE, 'browser')],
   ]);
   let failed = 0;
   try {
@@ -305,16 +284,15 @@ async function main() {
   }
   if (FRESH) {
     // The same fresh-array ways in this process: Node as users run it.
-    const t0 = performance.now();
-    const loadavgStart = os.loadavg().map((x) => +x.toFixed(2));
+    const start = machine();
     const pageCost = [{ at: 'start', ...await measurePageCost() }];
     logPageCost('node', pageCost[0]);
     const { createOps } = await import(pathToFileURL(path.join(DIST, 'esm', 'index.js')).href);
     const fresh = await runFresh(await createOps(), { sizes: FRESH_AT, rounds: FRESH_ROUNDS, batchMs: BATCH_MS });
     for (const row of fresh) console.log(`node fresh array n=${fmtN(row.n)}: ${freshBrief(row)}`);
-    const meta = { ...machine(), v8: process.versions.v8, pageCost, loadavgStart, loadavgEnd: os.loadavg().map((x) => +x.toFixed(2)), quick: QUICK, partial: PARTIAL,
-      timing: `interleaved: ${FRESH_ROUNDS} rounds, each way one batch of >= ${BATCH_MS} ms per round, median of the rounds`, elapsed_s: +((performance.now() - t0) / 1000).toFixed(1) };
-    write(outPrefix('fresh-node'), { meta, fresh }, [...headerLines(meta, `A fresh result array in Node ${process.version}`), ...freshLines(fresh)].join('\n'));
+    const meta = finishMachine({ ...start, pageCost, quick: QUICK, partial: PARTIAL,
+      timing: `interleaved: ${FRESH_ROUNDS} rounds, each way one batch of >= ${BATCH_MS} ms per round, median of the rounds` });
+    write(outPrefix('fresh-node'), { meta, fresh }, [...header(meta, `A fresh result array in Node ${process.version}`), ...freshLines(fresh)].join('\n'));
   }
   if (failed) {
     console.error(`\n${failed} problem(s): see above`);

@@ -1,5 +1,5 @@
-// Correctness check of every benchmark workload: our library vs the plain-JS
-// reference (common.mjs), small sizes, every dtype, every call path.
+// Correctness check of every benchmark workload: our library vs the oracle
+// (oracle.mjs: the tests' reference), small sizes, every dtype, every call path.
 //
 // Usable from tests without the bench's node_modules: imports neither
 // onnxruntime-web nor tfjs.
@@ -10,9 +10,8 @@
 // CLI: node bench/check.mjs [--lib path/to/index.js] [--verbose]
 // Pages import it too (bench/browser/page.mjs): Node modules only in the CLI part.
 
-import {
-  DTYPES, ARRAY_TYPES, broadcastShapes, sizeOf, checkData, refRelu, refMax, compareOutputs, isUnsigned,
-} from './common.mjs';
+import { DTYPES, ARRAY_TYPES, broadcastShapes, sizeOf, checkData, compareOutputs, isUnsigned } from './common.mjs';
+import { expected as reference } from './oracle.mjs';
 
 /**
  * The workloads. `bench: true` ones are timed by run.mjs (shapes as a
@@ -45,27 +44,23 @@ export function outShapeOf(op, shapes) {
   return op === 'relu' ? [...shapes[0]] : broadcastShapes(shapes);
 }
 
-/** plain-JS reference result (typed array) */
-export function reference(op, dtype, inputs) {
-  return op === 'relu' ? refRelu(dtype, inputs[0].data) : refMax(dtype, inputs).data;
-}
-
 const sameShape = (a, b) => Array.isArray(a) || ArrayBuffer.isView(a)
   ? a.length === b.length && [...a].every((v, i) => Number(v) === b[i]) : false;
 
 /**
- * Run every workload through our library and compare with the JS reference.
+ * Run every workload through our library and compare with the oracle.
  * @param ops   the object returned by createOps()
  * @param opts  { dtypes, sizes, workloads: ids, mode: 'loose'|'bits' }
- *   mode 'loose' (default) accepts any NaN payload for NaN and either sign of
- *   zero for zero (ONNX leaves both unspecified); everything else bit-exact.
+ *   mode 'bits' (default) is bit for bit with the library's rules (the first NaN
+ *   operand, +0 over -0); 'loose' accepts any NaN payload for NaN and either sign
+ *   of zero for zero (ONNX leaves both unspecified).
  * @returns {Promise<Array>} failures [{workload, dtype, n, path, reason, ...}];
  *   the array also carries `.skipped` (paths/cases not available) and `.cases` (count).
  */
 export async function checkWorkloads(ops, opts = {}) {
   const dtypes = opts.dtypes ?? DTYPES;
   const sizes = opts.sizes ?? [1, 3, 16, 17, 63, 1000, 4099];
-  const mode = opts.mode ?? 'loose';
+  const mode = opts.mode ?? 'bits';
   const wls = workloads().filter((w) => !opts.workloads || opts.workloads.includes(w.id));
   const failures = [];
   const skipped = [];

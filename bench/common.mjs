@@ -1,26 +1,14 @@
-// Shared, dependency-free helpers for the bench and the correctness check:
-// dtype tables, float16/bfloat16 bit helpers, deterministic random data,
-// a plain-JS reference implementation of Relu and Max (numpy broadcasting,
-// NaN propagation), and output comparison. No Node APIs: pages import it too
-// (bench/browser/page.mjs).
+// Shared, dependency-free helpers for the bench: deterministic random data,
+// the `js` peer's plain loops, output comparison and command-line options.
+// The dtype tables and the expected results come from the oracle (oracle.mjs,
+// the tests' reference). No Node APIs: pages import it too (bench/browser/page.mjs).
 
-export const DTYPES = [
-  'float32', 'float64', 'float16', 'bfloat16',
-  'int8', 'int16', 'int32', 'int64',
-  'uint8', 'uint16', 'uint32', 'uint64',
-];
+import { ARRAY_TYPES, BYTES, DTYPES, bfloat16ToNumber, float16ToNumber, refBroadcast } from './oracle.mjs';
 
-export const ARRAY_TYPES = {
-  float32: Float32Array, float64: Float64Array, float16: Uint16Array, bfloat16: Uint16Array,
-  int8: Int8Array, int16: Int16Array, int32: Int32Array, int64: BigInt64Array,
-  uint8: Uint8Array, uint16: Uint16Array, uint32: Uint32Array, uint64: BigUint64Array,
-};
-
-export const BYTES = Object.fromEntries(DTYPES.map((d) => [d, ARRAY_TYPES[d].BYTES_PER_ELEMENT]));
+export { ARRAY_TYPES, BYTES, DTYPES };
 
 export const isFloat = (dt) => dt === 'float32' || dt === 'float64' || dt === 'float16' || dt === 'bfloat16';
 export const isUnsigned = (dt) => dt.startsWith('uint');
-export const isBig = (dt) => dt === 'int64' || dt === 'uint64';
 
 /** dtype of a bare typed array (Uint16Array is taken as uint16). */
 export function dtypeOfArray(a) {
@@ -41,39 +29,16 @@ export function asTensor(x, dtype) {
 
 export const sizeOf = (shape) => shape.reduce((a, b) => a * b, 1);
 
-/** numpy-style broadcast of several shapes */
+/** numpy-style broadcast of several shapes (the oracle's rule); throws when they do not broadcast. */
 export function broadcastShapes(shapes) {
-  const rank = Math.max(0, ...shapes.map((s) => s.length));
-  const out = new Array(rank).fill(1);
-  for (const s of shapes) {
-    for (let i = 0; i < s.length; i++) {
-      const o = rank - s.length + i;
-      if (s[i] === 1) continue;
-      if (out[o] !== 1 && out[o] !== s[i]) throw new Error(`shapes not broadcastable: ${JSON.stringify(shapes)}`);
-      out[o] = s[i];
-    }
-  }
+  const out = refBroadcast(shapes);
+  if (!out) throw new Error(`shapes not broadcastable: ${JSON.stringify(shapes)}`);
   return out;
 }
 
 // ---------------------------------------------------------------- float16 / bfloat16
-const F16_TABLE = new Float32Array(65536);
-{
-  for (let h = 0; h < 65536; h++) {
-    const s = h & 0x8000 ? -1 : 1;
-    const e = (h >> 10) & 0x1f;
-    const m = h & 0x3ff;
-    let v;
-    if (e === 0) v = m * 2 ** -24;
-    else if (e === 31) v = m ? NaN : Infinity;
-    else v = (1 + m / 1024) * 2 ** (e - 15);
-    F16_TABLE[h] = s * v;
-  }
-}
-export const f16ToNumber = (h) => F16_TABLE[h & 0xffff];
-const BF_U32 = new Uint32Array(1);
-const BF_F32 = new Float32Array(BF_U32.buffer);
-export const bf16ToNumber = (h) => { BF_U32[0] = (h & 0xffff) << 16; return BF_F32[0]; };
+// The js peer decodes float16 by table lookup, as a hand-written JS kernel would.
+const F16_TABLE = Float32Array.from({ length: 65536 }, (_, h) => float16ToNumber(h));
 export const f16IsNaN = (h) => (h & 0x7c00) === 0x7c00 && (h & 0x03ff) !== 0;
 export const bf16IsNaN = (h) => (h & 0x7f80) === 0x7f80 && (h & 0x007f) !== 0;
 
@@ -167,8 +132,10 @@ export function checkData(dtype, n, seed = 1) {
   return a;
 }
 
-// ---------------------------------------------------------------- reference ops
-// Plain JS loops. Each dtype gets its own copy of each loop (built with
+// ---------------------------------------------------------------- the js peer
+// Plain JS loops, timed as the `js` peer (Math.max: NaN-propagating, not the
+// library's first-NaN rule; the bench's data have no NaN). Expected results
+// come from the oracle, not from these. Each dtype gets its own copy of each loop (built with
 // new Function), so V8 sees one typed-array type per loop and keeps the
 // element accesses monomorphic, as a hand-written per-type loop would.
 
@@ -181,7 +148,7 @@ const f16Max = (a, b) => {
   return a & 0x8000 ? b : a; // equal (incl. ±0): prefer +0, like Math.max
 };
 const bf16Max = (a, b) => {
-  const fa = bf16ToNumber(a), fb = bf16ToNumber(b);
+  const fa = bfloat16ToNumber(a), fb = bfloat16ToNumber(b);
   if (fa !== fa) return a;
   if (fb !== fb) return b;
   if (fa > fb) return a;
@@ -225,11 +192,11 @@ function kernels(dtype) {
   return k;
 }
 
-/** The plain JS loops of a dtype (relu(a, out, n), max(a, b, out, n), row(...)): the benchmark's `js` peer. */
+/** The plain JS loops of a dtype (relu(a, out, n), max(a, b, out, n), row(...)). */
 export const plainLoops = (dtype) => kernels(dtype);
 
-/** Reference Relu: returns a fresh typed array. */
-export function refRelu(dtype, data) {
+/** The js peer's Relu: a fresh typed array. */
+export function jsRelu(dtype, data) {
   const out = new ARRAY_TYPES[dtype](data.length);
   if (isUnsigned(dtype)) out.set(data); // identity
   else kernels(dtype).relu(data, out, data.length);
@@ -273,8 +240,8 @@ function broadcastMax(dtype, a, aShape, b, bShape) {
   return { data: out, shape: outShape };
 }
 
-/** Reference Max over K >= 1 inputs [{data, shape}] of one dtype. Returns {data, shape}. */
-export function refMax(dtype, inputs) {
+/** The js peer's Max over K >= 1 inputs [{data, shape}] of one dtype. Returns {data, shape}. */
+export function jsMax(dtype, inputs) {
   if (inputs.length === 1) return { data: inputs[0].data.slice(), shape: [...inputs[0].shape] };
   let cur = broadcastMax(dtype, inputs[0].data, inputs[0].shape, inputs[1].data, inputs[1].shape);
   for (let i = 2; i < inputs.length; i++) {

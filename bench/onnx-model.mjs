@@ -2,12 +2,8 @@
 // single Max or Relu node. No protobuf library: just varints and
 // length-delimited fields, following onnx/onnx.proto field numbers.
 
-/** ONNX TensorProto.DataType numbers by our dtype names. */
 import { broadcastShapes } from './common.mjs';
-export const ONNX_ELEM_TYPE = {
-  float32: 1, uint8: 2, int8: 3, uint16: 4, int16: 5, int32: 6, int64: 7,
-  float16: 10, float64: 11, uint32: 12, uint64: 13, bfloat16: 16,
-};
+import { ONNX_DTYPE } from './oracle.mjs';
 
 const utf8 = new TextEncoder();
 
@@ -56,7 +52,7 @@ function valueInfo(name, elemType, shape) {
  * @returns {Uint8Array}
  */
 export function buildModel({ op, dtype, shapes, opset, irVersion = 8 }) {
-  const elemType = typeof dtype === 'number' ? dtype : ONNX_ELEM_TYPE[dtype];
+  const elemType = typeof dtype === 'number' ? dtype : ONNX_DTYPE[dtype];
   if (!elemType) throw new Error(`unknown dtype ${dtype}`);
   if (op !== 'Max' && op !== 'Relu') throw new Error(`unsupported op ${op}`);
   if (op === 'Relu' && shapes.length !== 1) throw new Error('Relu takes one input');

@@ -5,7 +5,7 @@
 // library's) pays this for each page the allocator does not recycle, so the
 // results files record it beside the figures it moves. No Node APIs: Node
 // (run.mjs, browser.mjs) and the pages (browser/page.mjs) both run it.
-// bench/page-faults.c measures the same natively.
+// bench/research/page-faults.c measures the same natively.
 
 export const PAGE_BYTES = 4096;
 /** What a usual desktop or server is commonly put at per fresh 4 KiB page, µs (not measured here). */

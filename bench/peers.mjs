@@ -10,7 +10,7 @@
 // Node modules are only imported when they do not.
 
 import { buildModel } from './onnx-model.mjs';
-import { ARRAY_TYPES, asTensor, refMax, refRelu } from './common.mjs';
+import { ARRAY_TYPES, asTensor, jsMax, jsRelu } from './common.mjs';
 
 /** require() relative to this file, in Node only. */
 async function nodeRequire() {
@@ -145,10 +145,10 @@ export async function createJsPeer() {
     name: 'js',
     async: false,
     supports: () => true,
-    relu(x) { const t = asTensor(x); return refRelu(t.dtype, t.data); },
+    relu(x) { const t = asTensor(x); return jsRelu(t.dtype, t.data); },
     max(inputs) {
       const ts = inputs.map((i) => asTensor(i));
-      return refMax(ts[0].dtype, ts).data;
+      return jsMax(ts[0].dtype, ts).data;
     },
   };
 }

@@ -13,19 +13,18 @@
 // See README.md for what each column means.
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
-import {
-  DTYPES, BYTES, cliOption, randomData, compareOutputs, refMax, refRelu,
-} from './common.mjs';
+import { DTYPES, BYTES, cliOption, randomData, compareOutputs } from './common.mjs';
+import { expectedMax, expectedRelu } from './oracle.mjs';
 import { createOrtPeer, createTfjsPeer, createJsPeer, createCopyLimit, COPY_PLACEMENTS } from './peers.mjs';
 import { workloads } from './check.mjs';
 import { COLUMNS, prepareCase } from './cases.mjs';
-import { TUNED, benchProcess, cpuModel, measure as measureWith, processSettings, sink } from './timing.mjs';
+import { TUNED, benchProcess, measure as measureWith, processSettings, sink } from './timing.mjs';
+import { finishMachine, headerLines, machine, writeResults } from './machine.mjs';
 import { fmtN, fmtUs, fmtG, fmtX, svgChart } from './report.mjs';
-import { measurePageCost, pageCostCell, pageCostLine, pageCostWarning } from './page-cost.mjs';
+import { measurePageCost, pageCostLine, pageCostWarning } from './page-cost.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -52,27 +51,15 @@ const TIMING = QUICK
 if (opt('target-ms')) TIMING.targetMs = Number(opt('target-ms'));
 
 // ---------------------------------------------------------------- timing
-const now = () => performance.now();
 const measure = (fn, isAsync, cfg = TIMING) => measureWith(fn, isAsync, cfg);
 
 // ---------------------------------------------------------------- setup
+/** The machine, and the library's name and version from package.json. */
 function machineInfo() {
-  const cpu = cpuModel();
   let pkg = null;
   try { pkg = JSON.parse(fs.readFileSync(path.join(HERE, '..', 'package.json'), 'utf8')); } catch {}
-  return {
-    date: new Date().toISOString(),
-    cpu,
-    cores: os.cpus().length,
-    memoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
-    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
-    node: process.version,
-    v8: process.versions.v8,
-    library: pkg ? `${pkg.name}@${pkg.version}` : null,
-    loadavgStart: os.loadavg().map((x) => +x.toFixed(2)),
-  };
+  return { ...machine(), library: pkg ? `${pkg.name}@${pkg.version}` : null };
 }
-
 
 async function loadOurs() {
   if (!fs.existsSync(LIB)) return { error: `library not built (${path.relative(process.cwd(), LIB)} missing: run \`npm run build\` at the repo root)` };
@@ -121,7 +108,7 @@ async function runCase(ctx, wl, dtype, n, shapes) {
 
 // ---------------------------------------------------------------- kernel yardsticks
 // The library's kernels called directly (no API layer), beside yardsticks
-// compiled from the same loop bodies (bench/kernels.cpp): pmax (a Max without
+// compiled from the same loop bodies (bench/research/kernels.cpp): pmax (a Max without
 // NaN propagation or -0/+0 order), vcopy (loads and stores only), and
 // memory.copy for the same traffic. Ratios within one row share data and heap.
 // streams: full-length arrays read or written; extra: elements of the reused
@@ -165,9 +152,9 @@ async function runKernels(copy) {
       };
       // the library's calls must give the reference's bits on this data
       const expect = {
-        relu: refRelu(dtype, inputs[0].data), max: refMax(dtype, inputs.slice(0, 2)).data, max3: refMax(dtype, inputs).data,
-        maxrow: refMax(dtype, [{ shape: [R, 1024], data: data[0].subarray(0, R * 1024) }, { shape: [1024], data: data[1].subarray(0, 1024) }]).data,
-        maxval: refMax(dtype, [inputs[0], { shape: [], data: data[1].subarray(0, 1) }]).data,
+        relu: expectedRelu(dtype, inputs[0].data), max: expectedMax(dtype, inputs.slice(0, 2)).data, max3: expectedMax(dtype, inputs).data,
+        maxrow: expectedMax(dtype, [{ shape: [R, 1024], data: data[0].subarray(0, R * 1024) }, { shape: [1024], data: data[1].subarray(0, 1024) }]).data,
+        maxval: expectedMax(dtype, [inputs[0], { shape: [], data: data[1].subarray(0, 1) }]).data,
       };
       for (const [k, want] of Object.entries(expect)) {
         const status = fns[k]();
@@ -196,16 +183,6 @@ async function runKernels(copy) {
 // against the reference first, as above.
 const NAN_N = 1e5;
 const NAN_SPACINGS = [1024, 8192, 65536, 262144];
-// refMax with the library's NaN rule, the first NaN operand bit for bit
-// (Math.max returns a NaN of its own).
-function refMaxFirstNaN(dtype, arrays) {
-  const out = refMax(dtype, arrays.map((d) => ({ shape: [d.length], data: d }))).data;
-  const U = dtype === 'float32' ? Uint32Array : BigUint64Array;
-  const bits = (d) => new U(d.buffer, d.byteOffset, d.length);
-  const o = bits(out), ins = arrays.map(bits);
-  for (let i = 0; i < out.length; i++) if (out[i] !== out[i]) o[i] = ins[arrays.findIndex((d) => d[i] !== d[i])][i];
-  return out;
-}
 async function runNanKernels(M) {
   const rows = [];
   for (const t of ['f32', 'f64']) {
@@ -224,7 +201,7 @@ async function runNanKernels(M) {
       ]) {
         const call = (f) => () => (k === 2 ? M[f](n, ptr[0], ptr[1], ptr[3]) : M[f](n, ptr[0], ptr[1], ptr[2], ptr[3]));
         call(ours)();
-        const c = compareOutputs(dtype, refMaxFirstNaN(dtype, data.slice(0, k)), view(ptr[3]).slice(), 'bits');
+        const c = compareOutputs(dtype, expectedMax(dtype, data.slice(0, k).map((d) => ({ shape: [n], data: d }))).data, view(ptr[3]).slice(), 'bits');
         if (c) throw new Error(`bench kernel ${id} ${dtype} with NaNs every ${spacing} bytes differs from the reference: ${JSON.stringify(c)}`);
         const r = { kernel: id, label, dtype, n, spacing, ours: (await measure(call(ours), false)).median_us, yardstick: (await measure(call(yard), false)).median_us };
         rows.push(r);
@@ -239,7 +216,7 @@ function kernelMarkdown(k) {
   const L = ['## Kernel yardsticks: NaN cost and the bare loops', ''];
   if (!k || k.skipped) return [...L, `Skipped: ${k?.skipped ?? 'not run'}.`, ''];
   L.push('The library\'s kernels called directly (no API layer) beside kernels built from the *same loop* with another body',
-    '(`bench/kernels.cpp`): **pmax** is Max without NaN propagation or -0/+0 order (wasm `f32x4.pmax`); **vcopy** is the Relu loop',
+    '(`bench/research/kernels.cpp`): **pmax** is Max without NaN propagation or -0/+0 order (wasm `f32x4.pmax`); **vcopy** is the Relu loop',
     'with an identity body (128-bit loads and stores only). The broadcasts go through the library\'s C++ entry point (planning',
     'and the check of the row or value included) beside the bare loop: **prow** is pmax of each row with the reused row, **pmaxval**',
     'pmax with a repeated value; their "of copy" is what the library\'s loop for that broadcast reaches without the call.',
@@ -325,16 +302,11 @@ function markdown(report) {
   yardUsPerByte = fastestYardsticks(report.kernels);
   const yardGBps = Object.entries(yardUsPerByte).map(([k, y]) => `${KERNEL_ROWS.find((x) => x.id === k).yardstick} ${fmtG(1e-3 / y)}`).join(', ');
   const L = [];
-  L.push(`# onnx-ops-wasm benchmark${m.tuned ? ', tuned Node process' : ''}${m.quick ? ' (quick run)' : ''}`, '');
-  L.push('| | |', '|---|---|');
-  L.push(`| date | ${m.date} |`, `| CPU | ${m.cpu} |`, `| cores | ${m.cores} |`, `| memory | ${m.memoryGiB} GiB |`);
-  L.push(`| platform | ${m.platform} |`, `| Node | ${m.node} (V8 ${m.v8}) |`);
-  L.push(`| library | ${m.ours.available ? `${m.library ?? 'onnx-ops-wasm'} (${m.ours.path})` : `**not available**: ${m.ours.error}`} |`);
-  for (const [k, v] of Object.entries(m.peers)) L.push(`| ${k} | ${v} |`);
-  const busy = Math.max(m.loadavgStart?.[0] ?? 0, m.loadavgEnd?.[0] ?? 0) > m.cores * 0.75;
-  L.push(`| fresh memory | ${pageCostCell(m.pageCost)} |`);
-  L.push(`| load average (1/5/15 min) | start ${m.loadavgStart?.join(' / ')}, end ${m.loadavgEnd?.join(' / ')}${busy ? ' — **machine was busy: numbers are noisy**' : ''} |`);
-  L.push(`| timing | ${m.timing} |`, `| process | ${m.process} |`, `| allocator | ${m.malloc} |`, `| wasm tiering | ${m.wasmTiering} |`, `| run time | ${m.elapsed_s} s |`, '');
+  L.push(...headerLines(m, {
+    title: `onnx-ops-wasm benchmark${m.tuned ? ', tuned Node process' : ''}`, script: 'run.mjs',
+    rows: [['library', m.ours.available ? `${m.library ?? 'onnx-ops-wasm'} (${m.ours.path})` : `**not available**: ${m.ours.error}`],
+      ...Object.entries(m.peers), ['timing', m.timing], ['process', m.process], ['allocator', m.malloc], ['wasm tiering', m.wasmTiering]],
+  }));
   L.push('Times are per call in µs: median <sub>p10–p90</sub>. GB/s = (bytes read + bytes written) / median time.',
     '"×copy" = time / copy-limit time for the same traffic (1.00× = as fast as `memory.copy`).',
     '"ours vs X" = X time / ours time (> 1: ours faster), for the plain path and, after the slashes, with `{ out }` and zero-copy (ort-web); plain and zero-copy (others).',
@@ -410,7 +382,6 @@ function markdown(report) {
 
 // ---------------------------------------------------------------- main
 async function main() {
-  const tStart = now();
   const meta = machineInfo();
   meta.quick = QUICK;
   const ps = processSettings();
@@ -477,24 +448,18 @@ async function main() {
     }
   }
 
-  console.log('\n== Kernel yardsticks (bench/kernels.cpp)');
+  console.log('\n== Kernel yardsticks (bench/research/kernels.cpp)');
   const kernels = await runKernels(copy);
   if (kernels.skipped) console.log(`skipped: ${kernels.skipped}`);
 
   meta.pageCost.push({ at: 'end', ...await measurePageCost() });
-  meta.elapsed_s = +((now() - tStart) / 1000).toFixed(1);
-  meta.loadavgEnd = os.loadavg().map((x) => +x.toFixed(2));
+  finishMachine(meta);
   meta.settings = { sizes: SIZES, sweepDtypes: SWEEP_DTYPES, sweepN: SWEEP_N, timing: TIMING, peers: PEERS };
   meta.columns = Object.fromEntries(COLUMNS.map((c) => [c.id, c.desc]));
   const report = { meta, svgFile: `${OUT}.svg`, cases, kernels };
-  fs.mkdirSync(path.dirname(OUT), { recursive: true });
-  const json = JSON.stringify({ ...report, svgFile: path.basename(report.svgFile) }, null, 1);
-  fs.writeFileSync(`${OUT}.json`, json);
-  fs.writeFileSync(`${OUT}.md`, markdown(report));
-  fs.writeFileSync(`${OUT}.svg`, svgChart(report.cases, `${meta.cpu}, ${meta.cores} cores, Node ${meta.node}${meta.tuned ? ' (tuned)' : ''}, ${meta.date.slice(0, 10)}${meta.quick ? ', quick run' : ''}`));
-  const raw = path.join(HERE, 'results', 'raw');
-  fs.mkdirSync(raw, { recursive: true });
-  fs.writeFileSync(path.join(raw, `${meta.date.replace(/[:.]/g, '-')}${QUICK ? '-quick' : ''}${TUNED ? '-tuned' : ''}.json`), json);
+  const saved = { ...report, svgFile: path.basename(report.svgFile) };
+  writeResults(OUT, saved, markdown(report), svgChart(report.cases, `${meta.cpu}, ${meta.cores} cores, Node ${meta.node}${meta.tuned ? ' (tuned)' : ''}, ${meta.date.slice(0, 10)}${meta.quick ? ', quick run' : ''}`));
+  writeResults(path.join(HERE, 'results', 'raw', `${meta.date.replace(/[:.]/g, '-')}${QUICK ? '-quick' : ''}${TUNED ? '-tuned' : ''}`), saved);
 
   const mis = cases.reduce((s, c) => s + c.mismatches.length, 0);
   console.log(`\nwrote ${path.relative(process.cwd(), OUT)}.{json,md,svg} in ${meta.elapsed_s} s`);

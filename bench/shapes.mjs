@@ -19,14 +19,14 @@
 //                         [--lib=path/to/esm/index.js] [--no-ort] [--out=results/shapes]
 //                         [--tuned [--liftoff] [--stock-malloc]]
 // Writes <out>.md and <out>.json (default results/shapes, tuned: results/shapes-tuned) unless --out=- (print only).
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ARRAY_TYPES, BYTES, broadcastShapes, cliOption, compareOutputs, randomData, refMax, sizeOf } from './common.mjs';
+import { ARRAY_TYPES, BYTES, broadcastShapes, cliOption, compareOutputs, randomData, sizeOf } from './common.mjs';
+import { expectedMax } from './oracle.mjs';
 import { COPY_PLACEMENTS, createCopyLimit, createOrtPeer } from './peers.mjs';
-import { TUNED, benchProcess, cpuModel, measure, processSettings, sink } from './timing.mjs';
-import { measurePageCost, pageCostCell, pageCostLine, pageCostWarning } from './page-cost.mjs';
+import { TUNED, benchProcess, measure, processSettings, sink } from './timing.mjs';
+import { finishMachine, headerLines, machine, writeResults } from './machine.mjs';
+import { measurePageCost, pageCostLine, pageCostWarning } from './page-cost.mjs';
 
 benchProcess(); // plain node unless --tuned, as run.mjs (timing.mjs)
 
@@ -50,6 +50,7 @@ const CASES = [
 // About 150 ms of samples, each a batch of at least 1 ms, after 20 ms of warm-up.
 const TIMING = { targetMs: 150, minBatchMs: 1, minSamples: 9, maxSamples: 200, warmupMs: 20, warmupMin: 2 };
 
+const start = machine();
 const { createOps } = await import(pathToFileURL(LIB).href);
 const ops = await createOps();
 // what the machine charges for fresh memory (the plain column's fresh results pay it)
@@ -69,7 +70,7 @@ for (const dtype of DTYPES) {
       const shapes = k.shapes(c);
       const outShape = broadcastShapes(shapes);
       const inputs = shapes.map((shape, i) => ({ dtype, shape, data: randomData(dtype, sizeOf(shape), 7 + i) }));
-      const want = refMax(dtype, inputs);
+      const want = expectedMax(dtype, inputs);
       const bytes = (shapes.reduce((a, s) => a + sizeOf(s), 0) + sizeOf(outShape)) * BYTES[dtype];
       const row = { dtype, case: k.label, c, shapes, bytes };
       const check = (what, got) => {
@@ -105,19 +106,16 @@ for (const dtype of DTYPES) {
   }
 }
 
-const cpu = cpuModel();
-const meta = {
-  date: new Date().toISOString(), cpu, cores: os.cpus().length, node: process.version, lib: path.relative(process.cwd(), LIB), n: N,
-  ort: ort?.version ?? null,
-  process: processSettings().label, tuned: TUNED, pageCost,
-};
+const meta = finishMachine({
+  ...start, lib: path.relative(process.cwd(), LIB), n: N, ort: ort?.version ?? null, process: processSettings().label, tuned: TUNED, pageCost,
+});
 const fmt = (x) => (x === undefined ? 'n/a' : x < 10 ? x.toFixed(2) : x.toFixed(1));
 const L = [
-  `# Broadcast shapes: Max with short rows${TUNED ? ', tuned Node process' : ''}`,
-  '',
-  `Written by \`bench/shapes.mjs\` on ${meta.date.slice(0, 16).replace('T', ' ')} UTC: ${cpu}, ${meta.cores} cores, Node ${meta.node}` +
-    (meta.ort ? `, onnxruntime-web ${meta.ort} (wasm, 1 thread)` : '') + `; ${meta.process} (as \`run.mjs\`). Output of ${N} elements; medians in µs (p10-p90).`,
-  `Fresh memory: ${pageCostCell(pageCost)}.`,
+  ...headerLines(meta, {
+    title: `Broadcast shapes: Max with short rows${TUNED ? ', tuned Node process' : ''}`, script: 'shapes.mjs',
+    rows: [['library', meta.lib], ['ort-web', meta.ort && `onnxruntime-web ${meta.ort} (wasm, 1 thread)`], ['process', `${meta.process} (as \`run.mjs\`)`]],
+  }),
+  `Output of ${N} elements; medians in µs (p10-p90).`,
   '"GB/s" = bytes read and written / zero-copy time; "of copy" = `memory.copy` time for the same bytes / zero-copy time;',
   '"ort-web / ours" = onnxruntime-web time / ours plain time (both take and return typed arrays).',
   '',
@@ -130,9 +128,7 @@ for (const r of rows) {
     `${cell(r.plain)} | ${cell(r.ort)} | ${r.ort ? (r.ort.median_us / r.plain.median_us).toFixed(1) + '×' : 'n/a'} |`);
 }
 if (OUT !== '-') {
-  fs.mkdirSync(path.dirname(OUT), { recursive: true });
-  fs.writeFileSync(`${OUT}.md`, L.join('\n') + '\n');
-  fs.writeFileSync(`${OUT}.json`, JSON.stringify({ meta, rows }, null, 1) + '\n');
+  writeResults(OUT, { meta, rows }, L.join('\n'));
   console.log(`wrote ${path.relative(process.cwd(), OUT)}.md and .json`);
 }
 if (sink === 42) console.log('');

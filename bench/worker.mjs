@@ -167,8 +167,8 @@ export function gapSummary(list) {
 
 // ---------------------------------------------------------------- the driver
 async function main() {
-  const [{ default: fs }, { default: os }, { default: path }, { fileURLToPath, pathToFileURL }, { cpuModel }, { cliOption }, { pageCostCell, pageCostWarning }, { fmtN }] =
-    await Promise.all([import('node:fs'), import('node:os'), import('node:path'), import('node:url'), import('./timing.mjs'),
+  const [{ default: fs }, { default: path }, { fileURLToPath, pathToFileURL }, { finishMachine, headerLines, machine, writeResults }, { cliOption }, { pageCostWarning }, { fmtN }] =
+    await Promise.all([import('node:fs'), import('node:path'), import('node:url'), import('./machine.mjs'),
       import('./common.mjs'), import('./page-cost.mjs'), import('./report.mjs')]);
   const HERE = path.dirname(fileURLToPath(import.meta.url));
   const ROOT = path.join(HERE, '..');
@@ -188,15 +188,12 @@ async function main() {
   };
   const INDEX = path.join(ROOT, 'dist', 'esm', 'index.js');
   if (!fs.existsSync(INDEX)) throw new Error('dist/esm/index.js is missing: run npm run build');
-  const machine = () => ({ date: new Date().toISOString(), cpu: cpuModel(), cores: os.cpus().length, node: process.version });
-  const load = () => os.loadavg().map((x) => +x.toFixed(2));
 
   let server;
   let failed = 0;
   try {
     for (const name of engines) {
-      const loadavgStart = load();
-      const t0 = performance.now();
+      const start = machine();
       let r, engine;
       if (name === 'node') {
         const { createOps } = await import(pathToFileURL(INDEX).href);
@@ -204,7 +201,7 @@ async function main() {
         r = await runWorkerBench({ createOps, ...cfg, log: (m) => console.log(`node ${m}`) });
       } else {
         const [{ launch }, { serve }] = await Promise.all([import('../tests/browsers/drivers.mjs'), import('../tests/support/static-server.mjs')]);
-        server ??= await serve([['/dist/', path.join(ROOT, 'dist')], ['/bench/', HERE], ['/', path.join(HERE, 'browser')]]);
+        server ??= await serve([['/dist/', path.join(ROOT, 'dist')], ['/bench/', HERE], ['/tests/portable/', path.join(ROOT, 'tests', 'portable')], ['/', path.join(HERE, 'browser')]]);
         const browser = await launch(name);
         try {
           engine = browser.version;
@@ -221,13 +218,12 @@ async function main() {
           await browser.close();
         }
       }
-      const meta = { engine, ...machine(), loadavgStart, loadavgEnd: load(), quick: QUICK, partial: PARTIAL, settings: cfg, elapsed_s: +((performance.now() - t0) / 1000).toFixed(1) };
+      const meta = finishMachine({ engine, ...start, quick: QUICK, partial: PARTIAL, settings: cfg });
       const gaps = Object.fromEntries(FORMS.map((f) => [f.id, gapSummary(r.gaps[f.id])]));
       for (const p of r.pageCost) if (pageCostWarning(p, name)) console.warn(pageCostWarning(p, name));
-      const md = markdown(meta, r, gaps, { pageCostCell, fmtN });
+      const md = markdown(meta, r, gaps, { headerLines, fmtN });
       const prefix = path.join(HERE, 'results', `${PARTIAL ? 'quick-' : ''}worker-${name}`);
-      fs.writeFileSync(`${prefix}.json`, JSON.stringify({ meta, ...r, gapSummary: gaps }, null, 1) + '\n');
-      fs.writeFileSync(`${prefix}.md`, md);
+      writeResults(prefix, { meta, ...r, gapSummary: gaps }, md);
       console.log(`\n${md}\nwrote ${path.relative(process.cwd(), prefix)}.{md,json}`);
       // The target is judged on the median run; the worst run is set beside the control's worst (nothing moved), the machine's own stalls.
       const { median_ms: med, worst_ms: worst } = gaps.transfer;
@@ -241,24 +237,17 @@ async function main() {
   if (failed) process.exitCode = 1;
 }
 
-function markdown(meta, r, gaps, { pageCostCell, fmtN }) {
+function markdown(meta, r, gaps, { headerLines, fmtN }) {
   const ms = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
   const us = (v) => { const a = Math.abs(v); return a >= 1e4 ? Math.round(v).toLocaleString('en') : a >= 100 ? v.toFixed(0) : a >= 10 ? v.toFixed(1) : v.toFixed(2); };
   const x = (a, b) => (b > 0 ? `${(a / b).toFixed(a / b >= 10 ? 0 : 2)}×` : 'n/a'); // a coarse clock can read a batch as 0
   const xx = (c, id) => `${x(c[id].median_us, c.sync.median_us)} <sub>${x(c[id].min_us, c.sync.min_us)}</sub>`;
-  const busy = Math.max(meta.loadavgStart[0], meta.loadavgEnd[0]) > meta.cores * 0.75;
   const rt = r.roundTrip.median_us;
-  const L = [`# The worker form in ${meta.engine}`, '',
-    `${meta.quick ? '**Quick run.** ' : meta.partial ? '**Partial run.** ' : ''}Written by \`bench/worker.mjs\`; see bench/README.md.`, '',
-    '| | |', '|---|---|', `| date | ${meta.date} |`];
-  if (r.userAgent) L.push(`| user agent | ${r.userAgent} |`);
-  L.push(`| machine | ${meta.cpu}, ${meta.cores} cores; driver Node ${meta.node} |`,
-    `| backend | ${r.backend} (sync API and worker alike) |`,
-    `| performance.now() step | ${+r.timerStepMs.toPrecision(2)} ms |`,
-    `| fresh memory | ${pageCostCell(r.pageCost)} |`,
-    `| load average (1/5/15 min) | start ${meta.loadavgStart.join(' / ')}, end ${meta.loadavgEnd.join(' / ')}${busy ? ' — **machine was busy: numbers are noisy**' : ''} |`,
-    `| worker start | \`await createOps({ worker: true })\`: ${ms(r.startMs)} ms |`,
-    `| run time | ${meta.elapsed_s} s |`, '',
+  const L = [...headerLines(meta, {
+    title: `The worker form in ${meta.engine}`, script: 'worker.mjs', pageCost: r.pageCost,
+    rows: [['user agent', r.userAgent], ['backend', `${r.backend} (sync API and worker alike)`], ['performance.now() step', `${+r.timerStepMs.toPrecision(2)} ms`],
+      ['worker start', `\`await createOps({ worker: true })\`: ${ms(r.startMs)} ms`]],
+  }),
     `## The page during one call: float32 Max-2 of two [${fmtN(r.gapN)}] arrays`, '',
     'The longest gap between the page\'s own pings (a `MessageChannel` whose port answers itself as soon as the',
     'thread lets it) from the last ping before the call to the first after its promise settled; ' +
@@ -278,7 +267,7 @@ function markdown(meta, r, gaps, { pageCostCell, fmtN }) {
     'does before posting, timed alone); "moved − sync − round trip": what is left with the inputs moved (waking the',
     'worker, the messages, the result\'s buffer coming back).', '',
     '| op | n | sync | worker (copied) | ÷ sync | `{ transfer: true }` | ÷ sync | copy of inputs | copied − moved | moved − sync − round trip |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|'];
   for (const c of r.cells) {
     L.push(`| ${c.op === 'relu' ? 'Relu' : 'Max-2'} | ${fmtN(c.n)} | ${us(c.sync.median_us)} | ${us(c.worker.median_us)} | ${xx(c, 'worker')} | ` +
       `${us(c.transfer.median_us)} | ${xx(c, 'transfer')} | ${us(c.copy.median_us)} | ${us(c.worker.median_us - c.transfer.median_us)} | ` +

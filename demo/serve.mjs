@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// A tiny static server for the demo, with no dependencies:
-//   /         -> demo/            (index.html, app.js, style.css)
+// A tiny static server for the demo:
+//   /         -> demo/            (index.html, the page's modules, style.css)
 //   /dist/    -> dist/            (the built library: npm run build)
+//   /bench/   -> bench/           (the benchmark's modules, which the bench panel uses)
+//   /tests/portable/ -> tests/portable/ (the oracle, reference.ts, served as JavaScript)
 //   /examples/ -> examples/       (examples/browser.html)
 //   /ort/     -> onnxruntime-web's dist/, only when it is installed (optional: the
 //                folder in ORT_DIR, node_modules/onnxruntime-web/dist, or the
@@ -15,6 +17,7 @@ import { createServer } from 'node:http';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { typescriptAsJs } from '../tests/support/static-server.mjs';
 
 const DEMO_DIR = fileURLToPath(new URL('.', import.meta.url));
 const ROOT_DIR = resolve(DEMO_DIR, '..');
@@ -52,6 +55,8 @@ function findOrtDir() {
 function mounts(ortDir) {
   const list = [
     ['/dist/', join(ROOT_DIR, 'dist')],
+    ['/bench/', join(ROOT_DIR, 'bench')],
+    ['/tests/portable/', join(ROOT_DIR, 'tests', 'portable')],
     ['/examples/', join(ROOT_DIR, 'examples')],
     ['/', DEMO_DIR],
   ];
@@ -94,7 +99,7 @@ function resolveFile(pathname, table) {
 export function startServer({ port = 8080, host = '127.0.0.1', log = false, ort = true } = {}) {
   const ortDir = ort ? findOrtDir() : undefined; // ort: false serves no /ort/ (as when it is not installed)
   const table = mounts(ortDir);
-  const server = createServer((req, res) => {
+  const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const send = (status, body) => {
       res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
@@ -108,6 +113,11 @@ export function startServer({ port = 8080, host = '127.0.0.1', log = false, ort 
         return send(404, 'dist/ is not built: run `npm run build` in the repository root\n');
       }
       return send(404, 'not found\n');
+    }
+    if (extname(file) === '.ts') {
+      const js = await typescriptAsJs(file);
+      res.writeHead(200, { 'Content-Type': MIME_TYPES['.js'], 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' });
+      return res.end(req.method === 'HEAD' ? undefined : js);
     }
     const type = MIME_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
     res.writeHead(200, {

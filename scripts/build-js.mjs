@@ -120,8 +120,13 @@ function esmGlueAndWasm(dir = moduleDir('esm')) {
   if (parts.length !== 2) throw new Error(`build-js: expected one ${url} in the esm glue, found ${parts.length - 1}`);
   const out = parts.join('"onnx-ops-wasm.wasm"');
   if (DATA_URI.test(out)) throw new Error('build-js: the esm glue carries a data URI (built with -sSINGLE_FILE?)');
-  if (out.split('import.meta').length !== 2) throw new Error('build-js: the esm glue reads import.meta beyond its _scriptDir');
-  return { glue: out, wasm };
+  // Its _scriptDir (import.meta.url) locates nothing, as the bytes are always
+  // passed in, and webpack and rspack would write the build machine's path there.
+  const scriptDir = 'var _scriptDir = import.meta.url;';
+  if (out.split(scriptDir).length !== 2) throw new Error(`build-js: expected one ${scriptDir} in the esm glue`);
+  const noMeta = out.replace(scriptDir, 'var _scriptDir = undefined;');
+  if (noMeta.includes('import.meta')) throw new Error('build-js: the esm glue reads import.meta beyond its _scriptDir');
+  return { glue: noMeta, wasm };
 }
 
 const esmGlue = esmGlueAndWasm();

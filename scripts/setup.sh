@@ -3,9 +3,11 @@
 # Emscripten, doctest, CMake, a C++ compiler, clang with libFuzzer, Zopfli,
 # Chromium, Firefox ESR, WebKitGTK's WebDriver and Xvfb, cog (WPE WebKit) and
 # its WebDriver from Debian; the npm devDependencies, the engines of
-# tests/engines/package.json (Node versions, Deno, Bun, puppeteer-core) and the
-# benchmark's peers of bench/package.json (onnxruntime-web, which the demo's
-# e2e tests load too).
+# tests/engines/package.json (Node versions, Deno, Bun, puppeteer-core), the
+# hosts of tests/hosts/package.json (Metro, Hermes, QuickJS), the benchmark's
+# peers of bench/package.json (onnxruntime-web, which the demo's e2e tests load
+# too) and the bundlers of tests/bundlers/package.json (webpack,
+# rspack, Parcel, Rollup: tests/package/bundlers.mjs builds apps with them).
 # Quick when everything is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,10 +35,10 @@ if [ "${#need[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${need[@]}"
 fi
 
-# npm devDependencies, the engines' and the benchmark's packages, when missing or older
-# than their lock files: side by side, as they do not depend on each other.
+# npm devDependencies, the engines', the hosts', the benchmark's and the bundlers' packages, when
+# missing or older than their lock files: side by side, as they do not depend on each other.
 pids=()
-for dir in . tests/engines bench; do
+for dir in . tests/engines tests/hosts bench tests/bundlers; do
   if [ ! -d $dir/node_modules ] || [ $dir/package-lock.json -nt $dir/node_modules/.package-lock.json ]; then
     echo "setup: npm ci in $dir"
     npm ci --prefix $dir --no-audit --no-fund &

@@ -3,9 +3,11 @@
 # native sanitized, native scalar), a one-minute fuzzing run, the benchmark's
 # workload check, the performance page's size and links, the Jest suites, the
 # browser drivers' own test, the demo's end-to-end tests in Chromium, Firefox
-# and WebKit, the packed package in throwaway consumer projects, and the
-# portable suite in every engine (Node 20-26, Deno, Bun, the three browsers'
-# pages and workers), and through the worker form in each.
+# and WebKit, the packed package in throwaway consumer projects, in apps
+# built by six bundlers and in hosts without the web's APIs (a React Native
+# bundle on Hermes, QuickJS, a bare Node vm context), and the portable suite in
+# every engine (Node 20-26, Deno, Bun, the three browsers' pages and workers),
+# and through the worker form in each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$SECONDS
@@ -18,11 +20,13 @@ step bash scripts/setup.sh
 step bash scripts/build.sh
 step bash scripts/test-cpp.sh
 step bash tests/fuzz/run.sh 60
-step node bench/check.mjs   # every benchmark workload, checked against the JS reference
+step node bench/check.mjs   # every benchmark workload, checked against the oracle (the tests' reference)
 step node --test tests/docs/docs.test.mjs   # docs/PERFORMANCE.md's size and the links into it
 step npx tsc -p tsconfig.json
 step npx jest --ci
 step node --test tests/browsers/drivers.test.mjs
 step node --test tests/e2e/demo.e2e.mjs
 step node --test tests/package/run.mjs
+step node --test tests/package/bundlers.mjs   # webpack, rspack, Parcel, Rollup, esbuild, Vite apps in Chromium
+step node --test tests/hosts/run.mjs
 step node tests/engines/run.mjs

@@ -207,11 +207,11 @@ async function runBenchPanel(page, op, dtype, size) {
   await click(page, '[data-testid="bench-run"]');
   await waitFor(page, '[data-testid="bench-status"][data-state="done"]', { timeout: 30_000 });
 }
-/** The benchmark table's rows, in order, each matching the JS loop, and a bar with a throughput for each. */
+/** The benchmark table's rows, in order, each matching the oracle (bench/oracle.mjs), and a bar with a throughput for each. */
 async function assertBenchRows(page, names) {
   const rows = await evalAll(page, '[data-testid="bench-results"] tbody tr', (trs) =>
     trs.map((tr) => ({ name: tr.dataset.name, check: tr.querySelector('[data-testid="bench-check"]')?.textContent ?? tr.textContent })));
-  assert.deepEqual(rows, names.map((name) => ({ name, check: 'matches JS' })));
+  assert.deepEqual(rows, names.map((name) => ({ name, check: 'matches the reference' })));
   const bars = await evalAll(page, '[data-testid="bench-svg"] rect[data-testid="bench-bar"]', (rs) => rs.map((r) => Number(r.dataset.rate)));
   assert.ok(bars.length === names.length && bars.every((r) => r > 0), `${names.length} bars with a throughput`);
 }
@@ -440,7 +440,7 @@ for (const browser of BROWSERS) {
         assert.ok(b.rate > 0, `${b.name} has a throughput`);
       }
       const checks = await evalAll(page, '[data-testid="bench-check"]', (tds) => tds.map((td) => td.textContent));
-      assert.deepEqual(checks, ['matches JS', 'matches JS', 'matches JS']);
+      assert.deepEqual(checks, ['matches the reference', 'matches the reference', 'matches the reference']);
       assert.match(await textContent(page, '[data-testid="bench-status"]'), /onnxruntime-web was not included \(tick "compare with onnxruntime-web"\)/);
       assert.match(await textContent(page, '[data-testid="bench-status"]'), /0 live allocations/);
       await assertFreshNote(page, 10000);
@@ -502,14 +502,14 @@ for (const browser of BROWSERS) {
       assert.ok(requests.includes(`${server.url}ort/ort.wasm.min.mjs`), 'it was asked for at /ort/');
       await runBenchPanel(page, 'Max', 'float32', '1000');
       const checks = await evalAll(page, '[data-testid="bench-check"]', (tds) => tds.map((td) => td.textContent));
-      assert.deepEqual(checks, ['matches JS', 'matches JS', 'matches JS']);
+      assert.deepEqual(checks, ['matches the reference', 'matches the reference', 'matches the reference']);
     }, { ort: false, allowedProblems: [/ort\/ort\.wasm\.min\.mjs/, /^console error: Failed to load resource: the server responded with a status of 404/] });
   });
 }
 
 // ------------------------------------------------------------------ no browser
 
-test('serve.mjs serves demo/ and dist/ with the right MIME types and nothing outside them', { timeout: TEST_TIMEOUT }, async () => {
+test('serve.mjs serves demo/, dist/, bench/ and the oracle with the right MIME types and nothing outside them', { timeout: TEST_TIMEOUT }, async () => {
   checkPrerequisites();
   const server = await startServer({ port: 0 });
   try {
@@ -518,15 +518,21 @@ test('serve.mjs serves demo/ and dist/ with the right MIME types and nothing out
       await r.arrayBuffer();
       return [r.status, r.headers.get('content-type')];
     };
+    const raw = (path) => new Promise((resolve, reject) => {
+      http.get({ host: '127.0.0.1', port: server.port, path }, (res) => { res.resume(); resolve(res.statusCode); }).on('error', reject);
+    });
     assert.deepEqual(await type('/'), [200, 'text/html; charset=utf-8']);
     assert.deepEqual(await type('/app.js'), [200, 'text/javascript; charset=utf-8']);
     assert.deepEqual(await type('/style.css'), [200, 'text/css; charset=utf-8']);
     assert.deepEqual(await type('/dist/esm/index.js'), [200, 'text/javascript; charset=utf-8']);
     assert.equal((await type('/nope.js'))[0], 404);
+    // the bench panel's modules, and the oracle served as JavaScript (types stripped)
+    assert.deepEqual(await type('/bench/rounds.mjs'), [200, 'text/javascript; charset=utf-8']);
+    assert.deepEqual(await type('/tests/portable/reference.ts'), [200, 'text/javascript; charset=utf-8']);
+    const oracle = await (await fetch(new URL('/tests/portable/reference.ts', server.url))).text();
+    assert.match(oracle, /function refMax\(inputs\) \{/, 'served without its types');
+    assert.equal(await raw('/tests/package/run.mjs'), 404, 'only tests/portable/ is served');
     // Raw paths (fetch would normalize the dots away): nothing outside demo/ and dist/.
-    const raw = (path) => new Promise((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port: server.port, path }, (res) => { res.resume(); resolve(res.statusCode); }).on('error', reject);
-    });
     assert.equal(await raw('/../package.json'), 404);
     assert.equal(await raw('/dist/../package.json'), 404);
     assert.equal(await raw('/dist/%2e%2e/package.json'), 404);

@@ -19,7 +19,7 @@
 import {
   createOps, DTYPE_INFO, DTYPES, ERROR_CODES, OnnxOpsError, Ops, WasmTensor, type DType, type ErrorCode,
 } from 'onnx-ops-wasm';
-import { type PlainTensor, type TypedArray, DTYPE_INFO as REF_INFO, count, refBroadcast, rng } from './reference';
+import { type PlainTensor, type TypedArray, DTYPE_INFO as REF_INFO, ONNX_DTYPE, count, refBroadcast, rng } from './reference';
 import { allowed, broadcasts } from '../portable/rules';
 
 export const SEED = 20240611;
@@ -341,10 +341,7 @@ export type OutIs = 'own' | 'disposed' | 'foreign' | 'fake';
 const MAX_RANK = 64;
 const MAX_WASM_BYTES = 2 ** 32;
 const MAX_ALLOCATION = 2 ** 31 - 2 ** 16; // one tensor in wasm memory (docs/API.md: 2 GiB - 64 KiB)
-const TENSOR_PROTO: Record<number, DType> = {
-  1: 'float32', 2: 'uint8', 3: 'int8', 4: 'uint16', 5: 'int16', 6: 'int32', 7: 'int64', 10: 'float16', 11: 'float64',
-  12: 'uint32', 13: 'uint64', 16: 'bfloat16',
-};
+const TENSOR_PROTO: Record<number, DType> = Object.fromEntries(Object.entries(ONNX_DTYPE).map(([d, n]) => [n, d as DType]));
 const KIND_DTYPE: Record<string, DType> = {
   Float32Array: 'float32', Float64Array: 'float64', Float16Array: 'float16', Int8Array: 'int8', Int16Array: 'int16',
   Int32Array: 'int32', BigInt64Array: 'int64', Uint8Array: 'uint8', Uint8ClampedArray: 'uint8', Uint16Array: 'uint16',

@@ -8,343 +8,44 @@
 //   Node require() and import (and examples/node-*.{cjs,mjs},
 //   examples/worker-form.mjs), and a Node process that exits by itself with the
 //   worker form; TypeScript with moduleResolution node16, nodenext and bundler,
-//   from ES modules and CommonJS; a Vite app (production build, which bundles
-//   the worker form's worker, and the dev server); an esbuild bundle (with a
-//   module worker, the worker form's files copied beside it, and
-//   onnx-ops-wasm/wasm as a file asset); examples/browser.html,
-//   examples/worker.html and examples/worker-form.html; pages under the
-//   Content-Security-Policy script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'
-//   (the Vite and esbuild apps, and a plain page with a module worker).
+//   from ES modules and CommonJS; esbuild bundles for Node (the worker form's
+//   files copied beside them, and onnx-ops-wasm/wasm as a file asset);
+//   examples/browser.html, examples/worker.html and examples/worker-form.html;
+//   a plain page with a module worker under the Content-Security-Policy
+//   script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'.
 //   Browser cases run in headless Chromium (playwright-core + Debian's chromium).
 //   Also: the tarball's contents and package.json, publint and
 //   @arethetypeswrong/cli (attw) on the tarball, its Markdown's relative links,
-//   and the size budget.
+//   and the size budget. Apps built by bundlers (webpack, rspack, Parcel,
+//   Rollup, esbuild, Vite) for browsers: tests/package/bundlers.mjs.
 //
 //   npm run build && node --test tests/package/run.mjs
 //
-// Vite, esbuild and TypeScript come from the repository's node_modules; the
+// esbuild and TypeScript come from the repository's node_modules; the
 // consumers install nothing but the tarball (and onnxruntime-common, from the
 // repository's node_modules, for the TypeScript interop check). KEEP_TMP=1
 // keeps the consumer projects (their folder is printed).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import './api-docs.mjs';
 import { deadLinks, linkTargets } from './links.mjs';
+import {
+  CSP, EXPECTED, EXPECTED_WORKER, ROOT, TMP, assertChecked, assertWorkerFile, checkCommonJs, checkModule, consumer, html,
+  mainModule, nodeBin, openPage, packInfo, run, sh, shToFile, start, stop, tarball, unpacked,
+} from './consumers.mjs';
 import { serve } from '../support/static-server.mjs';
 import { RUNTIMES } from '../engines/engines.mjs';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
-];
-// What the pages are served with (their workers' scripts too): no inline script, no eval, no blob: worker.
-const CSP = "script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'";
+before(start);
+after(stop);
+
 /** What one environment may load: the ES module entry and everything it imports. */
 export const BUDGET = { raw: 100_000, gzip: 32_000 };
-const run = promisify(execFile);
-
-// ---- the check every environment runs ----------------------------------------
-// Serialised into each consumer (check.toString()): it uses nothing but `lib`,
-// the package's module namespace.
-async function check(lib) {
-  const ops = await lib.createOps();
-  const max = ops.max([
-    { dtype: 'float32', shape: [2, 3], data: new Float32Array([1, 5, 3, 4, 2, 6]) },
-    new Float32Array([2, 2, 2]), // [3] broadcast over [2,3]
-    { type: 'float32', dims: [], data: new Float32Array([1.5]) }, // onnxruntime-style scalar
-  ]);
-  const maxInt64 = ops.max([
-    { dtype: 7, shape: [2, 1], data: new BigInt64Array([-5n, 9n]) }, // TensorProto 7 = int64
-    new BigInt64Array([1n, 2n, 3n]),
-  ]);
-  const relu = ops.relu({ dtype: 'int32', shape: [4], data: new Int32Array([-3, 0, 2, -1]) }, { opset: 14 });
-  const reluF16 = ops.relu({ dtype: 'float16', shape: [2, 2], data: lib.encodeFloat16([-1, 0.5, -0, 2]) });
-  const w = ops.tensor('float32', [3], new Float32Array([-1, 0, 7]));
-  ops.relu(w, { out: w });
-  const inPlace = Array.from(w.data);
-  w.dispose();
-  let error;
-  try {
-    ops.max([new Float32Array(2), new Float32Array(3)]);
-  } catch (e) {
-    error = `${e instanceof lib.OnnxOpsError} ${e.code}`;
-  }
-  const ort = lib.toOrt(max);
-  return {
-    max: { shape: max.shape, data: Array.from(max.data) },
-    maxInt64: { shape: maxInt64.shape, data: Array.from(maxInt64.data, String) },
-    relu: { shape: relu.shape, data: Array.from(relu.data) },
-    reluF16: { shape: reluF16.shape, data: Array.from(lib.decodeFloat16(reluF16.data)) },
-    inPlace,
-    error,
-    ort: { type: ort.type, dims: ort.dims },
-    simd: ops.simd,
-  };
-}
-
-const EXPECTED = {
-  max: { shape: [2, 3], data: [2, 5, 3, 4, 2, 6] },
-  maxInt64: { shape: [2, 3], data: ['1', '2', '3', '9', '9', '9'] },
-  relu: { shape: [4], data: [0, 0, 2, 0] },
-  reluF16: { shape: [2, 2], data: [0, 0.5, 0, 2] },
-  inPlace: [0, 0, 7],
-  error: 'true BROADCAST_MISMATCH',
-  ort: { type: 'float32', dims: [2, 3] },
-  simd: true,
-};
-
-// The worker form, createOps({ worker: true }), serialised like check(): the
-// same calls awaited (their values must be EXPECTED), edge cases whose bytes
-// must equal the sync form's (NaN payloads, -0, every element width), and
-// what only the worker form has (copy or transfer, out, order, handles,
-// misuse, close).
-async function checkWorker(lib) {
-  const sync = await lib.createOps();
-  const ops = await lib.createOps({ worker: true });
-  const code = (p) => p.then(() => 'resolved', (e) => `${e instanceof lib.OnnxOpsError} ${e.code}`);
-  const max = await ops.max([
-    { dtype: 'float32', shape: [2, 3], data: new Float32Array([1, 5, 3, 4, 2, 6]) },
-    new Float32Array([2, 2, 2]),
-    { type: 'float32', dims: [], data: new Float32Array([1.5]) },
-  ]);
-  const maxInt64 = await ops.max([{ dtype: 7, shape: [2, 1], data: new BigInt64Array([-5n, 9n]) }, new BigInt64Array([1n, 2n, 3n])]);
-  const relu = await ops.relu({ dtype: 'int32', shape: [4], data: new Int32Array([-3, 0, 2, -1]) }, { opset: 14 });
-  const reluF16 = await ops.relu({ dtype: 'float16', shape: [2, 2], data: lib.encodeFloat16([-1, 0.5, -0, 2]) });
-  const w = await ops.tensor('float32', [3], new Float32Array([-1, 0, 7]));
-  await ops.relu(w, { out: w });
-  const inPlace = Array.from((await ops.read(w)).data);
-  w.dispose();
-  const ort = lib.toOrt(max);
-  const form = {
-    max: { shape: max.shape, data: Array.from(max.data) },
-    maxInt64: { shape: maxInt64.shape, data: Array.from(maxInt64.data, String) },
-    relu: { shape: relu.shape, data: Array.from(relu.data) },
-    reluF16: { shape: reluF16.shape, data: Array.from(lib.decodeFloat16(reluF16.data)) },
-    inPlace,
-    error: await code(ops.max([new Float32Array(2), new Float32Array(3)])),
-    ort: { type: ort.type, dims: ort.dims },
-    simd: ops.simd,
-  };
-
-  const nan = new Float32Array(new Uint32Array([0x7fc00001, 0xffc00002, 0x80000000, 0, 0x7f800000, 0xff800001]).buffer);
-  const cases = [
-    ['Max', [nan, new Float32Array([0, -0, 0, -0, 1, -1])], {}],
-    ['Max', [{ dtype: 'float64', shape: [2, 1], data: new Float64Array([NaN, -0]) }, new Float64Array([0, 1, -Infinity])], { opset: 12 }],
-    ['Max', [new BigUint64Array([2n ** 64n - 1n, 0n]), { dtype: 'uint64', shape: [1], data: new BigUint64Array([1n]) }], {}],
-    ['Max', [{ dtype: 'bfloat16', shape: [3], data: lib.encodeBfloat16([-1, 0.5, NaN]) }, { dtype: 'bfloat16', shape: [], data: lib.encodeBfloat16([0]) }], {}],
-    ['Max', [new Int16Array([-7, 3]), new Int16Array([2, -9]), new Int16Array([1, 1])], { opset: 12 }],
-    ['Relu', [{ dtype: 'float16', shape: [4], data: lib.encodeFloat16([-0, NaN, -2, 65504]) }], {}],
-    ['Relu', [new Int8Array([-128, -1, 0, 127])], { opset: 14 }],
-    ['Relu', [nan], { opset: 6 }],
-  ];
-  const bytes = (a) => Array.from(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)).join();
-  const call = (o, [op, inputs, options]) => (op === 'Max' ? o.max(inputs, options) : o.relu(inputs[0], options));
-  const nanBefore = bytes(nan);
-  const differ = [];
-  for (const [i, c] of cases.entries()) {
-    const a = call(sync, c);
-    const b = await call(ops, c);
-    if (a.dtype !== b.dtype || a.shape.join() !== b.shape.join() || bytes(a.data) !== bytes(b.data)) differ.push(i);
-  }
-
-  const moved = new Float32Array([-1, 2]);
-  const pending = ops.relu(moved, { transfer: true });
-  const detached = moved.length;
-  const out = new Float32Array(2);
-  const outCall = ops.relu(new Float32Array([-3, 4]), { out });
-  const outBefore = Array.from(out);
-  const outResult = await outCall;
-  const order = [];
-  await Promise.all([1, 2, 3, 4, 5].map((n) => ops.relu(new Float32Array(n * 1000)).then((r) => order.push(r.data.length / 1000))));
-  const h = await ops.tensor('float32', [2], new Float32Array([-2, 5]));
-  const chained = await ops.read(await ops.max([h, await ops.relu(h)]));
-  const misuse = [];
-  for (const f of [() => h.data, () => h.toPlain(), () => sync.relu(h)]) {
-    try { f(); misuse.push('no error'); } catch (e) { misuse.push(`${e instanceof lib.OnnxOpsError} ${e.code}`); }
-  }
-  let thrown = false;
-  const rejected = [];
-  try {
-    rejected.push(code(ops.relu(sync.tensor('float32', [1]))), code(ops.max(null)),
-      code(ops.relu(new Float32Array(1), { transfer: 1 })), code(ops.read(sync.tensor('float32', [1]))));
-  } catch { thrown = true; }
-  const facts = {
-    worker: ops.worker, backend: ops.backend, untouched: bytes(nan) === nanBefore,
-    transfer: [detached, Array.from((await pending).data)],
-    out: [outBefore, Array.from(out), outResult.data === out],
-    order, chained: Array.from(chained.data), misuse, thrown, rejected: await Promise.all(rejected),
-  };
-  const last = ops.relu(new Float32Array([-1]));
-  await ops.close();
-  facts.closed = [Array.from((await last).data), await code(ops.relu(new Float32Array(1))), await code(ops.tensor('float32', [1])),
-    await code(ops.read(h)), await code(ops.memoryStats()), typeof (await ops.close())];
-  const other = await lib.createOps({ worker: true });
-  await other[Symbol.asyncDispose ?? Symbol.for('Symbol.asyncDispose')]();
-  facts.asyncDispose = await code(other.max([new Float32Array(1)]));
-  return { form, differ, facts };
-}
-
-const EXPECTED_WORKER = {
-  form: EXPECTED,
-  differ: [],
-  facts: {
-    worker: true, backend: 'wasm-simd', untouched: true,
-    transfer: [0, [0, 2]],
-    out: [[0, 0], [0, 4], true],
-    order: [1, 2, 3, 4, 5],
-    chained: [0, 5],
-    misuse: ['true INVALID_ARGUMENT', 'true INVALID_ARGUMENT', 'true FOREIGN_TENSOR'],
-    thrown: false,
-    rejected: ['true FOREIGN_TENSOR', 'true INVALID_ARGUMENT', 'true INVALID_ARGUMENT', 'true FOREIGN_TENSOR'],
-    closed: [[0], 'true DISPOSED', 'true DISPOSED', 'true DISPOSED', 'true DISPOSED', 'undefined'],
-    asyncDispose: 'true DISPOSED',
-  },
-};
-
-const checkModule = `// Generated by tests/package/run.mjs\nexport ${check}\nexport ${checkWorker}\n`;
-const checkCommonJs = `// Generated by tests/package/run.mjs\n${check}\n${checkWorker}\nmodule.exports = { check, checkWorker };\n`;
-// A page that runs the check in the main thread and in a module worker, and
-// the worker form's check in the main thread (its failure as text: some
-// setups must fail it, with the error that says why). `fallbacks`: the
-// worker form also on the 'wasm' and 'js' backends, which its worker loads
-// from files beside it.
-const mainModule = (importLib, workerUrl, { fallbacks = false } = {}) => `import * as lib from ${importLib};
-import { check, checkWorker } from './check.js';
-const fromWorker = new Promise((resolve, reject) => {
-  const worker = new Worker(${workerUrl}, { type: 'module' });
-  worker.onmessage = ({ data }) => (data.error ? reject(new Error('worker: ' + data.error)) : resolve(data.result));
-  worker.onerror = (e) => reject(new Error('worker: ' + (e.message || 'failed to load')));
-});
-const failed = (e) => ({ failed: \`\${e instanceof lib.OnnxOpsError} \${e.code} \${e.message}\` });
-const workerForm = checkWorker(lib).catch(failed);
-const fallbacks = ${fallbacks} ? Promise.all(['wasm', 'js'].map(async (backend) => {
-  const ops = await lib.createOps({ worker: true, backend });
-  const r = await ops.relu(new Float32Array([-1, 2]));
-  await ops.close();
-  return [ops.backend, Array.from(r.data)];
-})).catch(failed) : undefined;
-Promise.all([check(lib), fromWorker, workerForm, fallbacks]).then(
-  ([main, worker, workerForm, fallbacks]) => { window.result = { main, worker, workerForm, ...(fallbacks && { fallbacks }) }; },
-  (e) => { window.failure = String(e && e.stack || e); });
-`;
-const workerModule = (importLib) => `import * as lib from ${importLib};
-import { check } from './check.js';
-check(lib).then((result) => self.postMessage({ result }), (e) => self.postMessage({ error: String(e && e.stack || e) }));
-`;
-const html = (script) => '<!doctype html>\n<meta charset="utf-8">\n<link rel="icon" href="data:,">\n' +
-  `<title>consumer</title>\n<script type="module" src="${script}"></script>\n`;
-
-// ---- helpers -----------------------------------------------------------------------
-let TMP;
-let tarball;
-let packInfo;
-/** The tarball unpacked: its package/ folder. */
-let unpacked;
-let browser;
-
-/** Runs `cmd` with its stdout into `file` (attw exits before a pipe drains past 64 KiB); resolves its exit code. */
-function shToFile(cmd, args, cwd, file) {
-  const fd = openSync(file, 'w');
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, stdio: ['ignore', fd, 'inherit'] });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve(code));
-  }).finally(() => closeSync(fd));
-}
-
-async function sh(cmd, args, cwd, env = {}) {
-  try {
-    return await run(cmd, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 64 << 20 });
-  } catch (e) {
-    throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`);
-  }
-}
-const nodeBin = (rel) => join(ROOT, 'node_modules', rel);
-
-/**
- * A consumer project: package.json, files, then `npm install --offline` of the
- * tarball; `copies` are packages copied from the repository's node_modules.
- */
-async function consumer(name, pkg, files, copies = []) {
-  const dir = join(TMP, name);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, version: '0.0.0', ...pkg }, null, 2));
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, file)), { recursive: true });
-    writeFileSync(join(dir, file), text);
-  }
-  await sh('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', tarball], dir);
-  for (const c of copies) cpSync(join(ROOT, 'node_modules', c), join(dir, 'node_modules', c), { recursive: true });
-  return dir;
-}
-
-/**
- * Opens `url` in a fresh page, waits for `done` (a function evaluated in the
- * page), and fails on any console error or warning, page error, failed request,
- * HTTP error or request to another origin. Returns { value, problems, workers }
- * (the URLs of the workers the page started).
- */
-async function openPage(url, done, { allowProblems = false } = {}) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  page.setDefaultTimeout(30_000);
-  const origin = new URL(url).origin;
-  const problems = [];
-  const note = (p) => problems.push(p);
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') note(`console ${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => note(`page error: ${e.message}`));
-  const workers = [];
-  page.on('worker', (w) => {
-    workers.push(w.url());
-    w.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') note(`worker console ${m.type()}: ${m.text()}`);
-    });
-  });
-  page.on('request', (r) => {
-    const u = new URL(r.url());
-    if (!['data:', 'blob:'].includes(u.protocol) && u.origin !== origin) note(`request off this machine: ${r.url()}`);
-  });
-  page.on('requestfailed', (r) => note(`request failed: ${r.url()} (${r.failure()?.errorText})`));
-  page.on('response', (r) => {
-    if (r.status() >= 400) note(`HTTP ${r.status()} for ${r.url()}`);
-  });
-  try {
-    await page.goto(url);
-    const handle = await page.waitForFunction(done, undefined, { timeout: 30_000 });
-    const value = await handle.jsonValue();
-    if (!allowProblems) assert.deepEqual(problems, [], `the page reported problems: ${url}`);
-    return { value, problems, workers };
-  } catch (e) {
-    if (problems.length) e.message += `\nproblems reported by the page:\n  ${problems.join('\n  ')}`;
-    throw e;
-  } finally {
-    await context.close();
-  }
-}
-const resultOrFailure = () => window.result ?? (window.failure ? { failure: window.failure } : undefined);
-function assertChecked(value, label, workerForm = EXPECTED_WORKER) {
-  assert.equal(value.failure, undefined, `${label}: ${value.failure}`);
-  assert.deepEqual(value, { main: EXPECTED, worker: EXPECTED, workerForm }, label);
-}
-/** The worker form's worker came from the library's file (`name`, as served) on the page's origin; no worker from a blob: URL. */
-function assertWorkerFile(workers, origin, name, label) {
-  assert.deepEqual(workers.filter((u) => !u.startsWith(origin + '/')), [], `${label}: workers not from the page's origin`);
-  assert.ok(workers.some((u) => name.test(new URL(u).pathname)), `${label}: no worker from ${name} among ${workers.join(', ')}`);
-}
 
 /** The dist files an entry reaches through its static imports / requires, with raw and gzip sizes. */
 export function reachable(entry, skip = []) {
@@ -361,26 +62,6 @@ export function reachable(entry, skip = []) {
   visit(entry);
   return seen;
 }
-
-// ---- setup -------------------------------------------------------------------------
-before(async () => {
-  assert.ok(existsSync(join(ROOT, 'dist', 'esm', 'index.js')), 'dist/ is missing: run `npm run build` first');
-  assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH`);
-  TMP = mkdtempSync(join(tmpdir(), 'onnx-ops-wasm-package-'));
-  if (process.env.KEEP_TMP) console.log(`# consumer projects in ${TMP}`);
-  const { stdout } = await sh('npm', ['pack', '--json', '--pack-destination', TMP, '--loglevel=error'], ROOT);
-  [packInfo] = JSON.parse(stdout);
-  tarball = join(TMP, packInfo.filename);
-  mkdirSync(join(TMP, 'unpacked'));
-  await sh('tar', ['-xzf', tarball, '-C', join(TMP, 'unpacked')], TMP);
-  unpacked = join(TMP, 'unpacked', 'package');
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-});
-
-after(async () => {
-  await browser?.close();
-  if (TMP && !process.env.KEEP_TMP) rmSync(TMP, { recursive: true, force: true });
-});
 
 // ---- the tarball -------------------------------------------------------------------
 describe('the tarball', () => {
@@ -918,112 +599,6 @@ void [r, s];
 
 // ---- browsers ------------------------------------------------------------------------
 describe('browsers (headless Chromium)', () => {
-  test('a Vite app under the CSP, worker form included: production build (Vite bundles the worker), and the dev server', async () => {
-    const vite = await import('vite');
-    const dir = await consumer('vite-app', { type: 'module' }, {
-      'index.html': html('/src/main.js'),
-      'src/check.js': checkModule,
-      'src/main.js': mainModule("'onnx-ops-wasm'", "new URL('./worker.js', import.meta.url)", { fallbacks: true }),
-      'src/worker.js': workerModule("'onnx-ops-wasm'"),
-    });
-    const warnings = [];
-    const logger = vite.createLogger('warn');
-    const customLogger = {
-      ...logger,
-      warn: (msg, o) => { warnings.push(msg); logger.warn(msg, o); },
-      warnOnce: (msg, o) => { warnings.push(msg); logger.warnOnce(msg, o); },
-      error: (msg, o) => { warnings.push(msg); logger.error(msg, o); },
-    };
-    // The app's own worker imports the library, whose import()s Vite's default 'iife' worker format
-    // cannot split (vitejs/vite#5402): the one line docs/API.md gives. The library's worker needs nothing.
-    const worker = { format: 'es' };
-    await vite.build({ root: dir, configFile: false, logLevel: 'warn', customLogger, worker });
-    assert.deepEqual(warnings, [], 'vite build warned');
-    // The library's new Worker(new URL('./onnx-ops-wasm-worker.js', import.meta.url)) made Vite bundle the worker file.
-    const assets = readdirSync(join(dir, 'dist', 'assets'));
-    const workerAsset = assets.find((f) => /^onnx-ops-wasm-worker-[\w-]+\.js$/.test(f));
-    assert.ok(workerAsset, `no bundled worker among the assets: ${assets.join(', ')}`);
-    assert.ok(readFileSync(join(dir, 'dist', 'assets', assets.find((f) => /^index-[\w-]+\.js$/.test(f))), 'utf8')
-      .includes(`new Worker(new URL("/assets/${workerAsset}",import.meta.url)`), 'the main chunk starts the bundled worker');
-    const server = await serve([['/', join(dir, 'dist')]], () => ({ 'Content-Security-Policy': CSP }));
-    try {
-      const { value: { fallbacks, ...value }, workers } = await openPage(server.url + '/', resultOrFailure);
-      assert.deepEqual(fallbacks, [['wasm', [0, 2]], ['js', [0, 2]]], 'vite build: the worker form on the fallbacks');
-      assertChecked(value, 'vite build');
-      assertWorkerFile(workers, server.url, /^\/assets\/onnx-ops-wasm-worker-[\w-]+\.js$/, 'vite build');
-    } finally {
-      await server.close();
-    }
-    // The dev server pre-bundles the package into node_modules/.vite/deps/ without the worker's file, which it
-    // names by new URL(): the worker form needs it excluded from pre-bundling (docs/API.md), and says so when it is not.
-    for (const optimizeDeps of [undefined, { exclude: ['onnx-ops-wasm'] }]) {
-      warnings.length = 0;
-      const dev = await vite.createServer({
-        root: dir, configFile: false, logLevel: 'warn', customLogger, optimizeDeps, worker,
-        server: { host: '127.0.0.1', port: 0, headers: { 'Content-Security-Policy': CSP } },
-      });
-      await dev.listen();
-      const label = `vite dev server${optimizeDeps ? ', onnx-ops-wasm excluded from pre-bundling' : ''}`;
-      try {
-        const url = dev.resolvedUrls.local[0];
-        const { value: { fallbacks, ...value }, problems, workers } = await openPage(url, resultOrFailure, { allowProblems: !optimizeDeps });
-        if (optimizeDeps) {
-          assert.deepEqual(fallbacks, [['wasm', [0, 2]], ['js', [0, 2]]], `${label}: the worker form on the fallbacks`);
-          assertChecked(value, label);
-          assertWorkerFile(workers, new URL(url).origin, /\/node_modules\/onnx-ops-wasm\/dist\/esm\/onnx-ops-wasm-worker\.js$/, label);
-          assert.deepEqual(warnings, [], `${label}: vite warned`);
-        } else {
-          // Pre-bundled, the library's import()s are split into .vite/deps (the sync API and its fallbacks
-          // work), but its worker's file is not there: the worker form says so.
-          assert.match(value.workerForm?.failed ?? '', /^true UNSUPPORTED_ENGINE createOps: could not start the worker from onnx-ops-wasm-worker\.js: the worker failed to load/, label);
-          assert.deepEqual(fallbacks, value.workerForm, `${label}: the worker form's fallbacks fail alike`);
-          assertChecked(value, label, value.workerForm);
-          const deps = '/node_modules/.vite/deps/onnx-ops-wasm-worker.js';
-          assert.deepEqual(problems.filter((p) => !p.includes(deps)), [], `${label}: problems`);
-          assert.deepEqual(warnings.filter((w) => !w.includes(deps)), [], `${label}: vite warned`);
-        }
-      } finally {
-        await dev.close();
-      }
-    }
-  });
-
-  test('an esbuild bundle under the CSP: the worker form once its files are copied beside the bundle, a typed error naming each until then', async () => {
-    const esbuild = await import('esbuild');
-    const dir = await consumer('esbuild-app', { type: 'module' }, {
-      'index.html': html('./out/main.js'),
-      'src/check.js': checkModule,
-      'src/main.js': mainModule("'onnx-ops-wasm'", "new URL('./worker.js', import.meta.url)", { fallbacks: true }),
-      'src/worker.js': workerModule("'onnx-ops-wasm'"),
-    });
-    const result = await esbuild.build({
-      absWorkingDir: dir, entryPoints: ['src/main.js', 'src/worker.js'], bundle: true, format: 'esm',
-      platform: 'browser', outdir: 'out', logLevel: 'silent',
-    });
-    assert.deepEqual([...result.warnings, ...result.errors], [], 'esbuild warned');
-    const server = await serve([['/', dir]], () => ({ 'Content-Security-Policy': CSP }));
-    try {
-      // esbuild inlines the library's import()s, and leaves new URL(..., import.meta.url) as it is
-      // (evanw/esbuild#795): the worker's file must sit beside the bundle, as docs/API.md says.
-      const lib = join(dir, 'node_modules', 'onnx-ops-wasm', 'dist', 'esm');
-      const missing = 'onnx-ops-wasm-worker.js';
-      const { value: without, problems } = await openPage(server.url + '/', resultOrFailure, { allowProblems: true });
-      const failed = without.workerForm?.failed ?? '';
-      assert.match(failed, /^true UNSUPPORTED_ENGINE createOps: could not start the worker from onnx-ops-wasm-worker\.js: the worker failed to load/, `esbuild without ${missing}`);
-      const { fallbacks: failing, ...rest } = without;
-      assert.deepEqual(failing, without.workerForm, `esbuild without ${missing}: the worker form's fallbacks fail alike`);
-      assertChecked(rest, `esbuild without ${missing}`, without.workerForm);
-      assert.ok(problems.length > 0 && problems.every((p) => p.includes(`/out/${missing}`) || p.includes('404')), problems.join('\n'));
-      cpSync(join(lib, missing), join(dir, 'out', missing));
-      const { value: { fallbacks, ...value }, workers } = await openPage(server.url + '/', resultOrFailure);
-      assert.deepEqual(fallbacks, [['wasm', [0, 2]], ['js', [0, 2]]], 'the worker form on the fallbacks, beside the bundle');
-      assertChecked(value, 'esbuild bundle');
-      assertWorkerFile(workers, server.url, /^\/out\/onnx-ops-wasm-worker\.js$/, 'esbuild bundle');
-    } finally {
-      await server.close();
-    }
-  });
-
   describe('plain pages importing dist/esm (examples/ and a strict Content-Security-Policy)', () => {
     let server;
     before(async () => {

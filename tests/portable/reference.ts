@@ -5,7 +5,8 @@
  * bit for bit, NaN payloads included. It imports nothing from the library
  * (its own dtype table and float16/bfloat16 decoding), so that it checks the
  * library rather than agreeing with it, and so that the portable suite can
- * carry it into every engine.
+ * carry it into every engine. It is the one semantics oracle outside the
+ * product: the bench (bench/oracle.mjs) and the demo compare against it too.
  */
 export type DType =
   | 'float32' | 'float64' | 'float16' | 'bfloat16'
@@ -28,6 +29,12 @@ export const DTYPE_INFO: Record<DType, { array: ArrayClass; bytes: number }> = {
   uint32: { array: Uint32Array, bytes: 4 }, uint64: { array: BigUint64Array, bytes: 8 },
 };
 export const DTYPES = Object.keys(DTYPE_INFO) as DType[];
+
+/** ONNX TensorProto.DataType numbers: the one table outside the product (tests, bench and demo share it). */
+export const ONNX_DTYPE: Record<DType, number> = {
+  float32: 1, uint8: 2, int8: 3, uint16: 4, int16: 5, int32: 6, int64: 7,
+  float16: 10, float64: 11, uint32: 12, uint64: 13, bfloat16: 16,
+};
 
 /** The number a float16 bit pattern encodes. */
 export function float16ToNumber(bits: number): number {
@@ -99,6 +106,11 @@ function sourceIndex(shape: number[], outShape: number[], idx: number[]): number
   return flat;
 }
 
+/** Copies element `from` of `src` to element `to` of `dst` (byte by byte: no view made per element). */
+function copyElement(dst: Uint8Array, to: number, src: Uint8Array, from: number, size: number): void {
+  for (let b = 0; b < size; b++) dst[to * size + b] = src[from * size + b];
+}
+
 /** Expected bytes of Max(inputs) (inputs already broadcast-compatible). */
 export function refMax(inputs: PlainTensor[]): { shape: number[]; bytes: Uint8Array } {
   const dtype = inputs[0].dtype;
@@ -107,6 +119,7 @@ export function refMax(inputs: PlainTensor[]): { shape: number[]; bytes: Uint8Ar
   if (!shape) throw new Error('reference: shapes do not broadcast');
   const n = count(shape);
   const bytes = new Uint8Array(n * size);
+  const sources = inputs.map((t) => bytesOf(t.data));
   const idx = new Array<number>(shape.length).fill(0);
   for (let flat = 0; flat < n; flat++) {
     let rem = flat;
@@ -126,7 +139,7 @@ export function refMax(inputs: PlainTensor[]): { shape: number[]; bytes: Uint8Ar
         bestValue = v;
       }
     }
-    bytes.set(bytesOf(inputs[best].data).subarray(bestAt * size, (bestAt + 1) * size), flat * size);
+    copyElement(bytes, flat, sources[best], bestAt, size);
   }
   return { shape, bytes };
 }
@@ -138,7 +151,7 @@ export function refRelu(x: PlainTensor): Uint8Array {
   const bytes = new Uint8Array(x.data.length * size);
   for (let i = 0; i < x.data.length; i++) {
     const v = valueAt(x.dtype, x.data, i);
-    if (isNaNValue(v) || v > 0) bytes.set(src.subarray(i * size, (i + 1) * size), i * size);
+    if (isNaNValue(v) || v > 0) copyElement(bytes, i, src, i, size);
   }
   return bytes;
 }

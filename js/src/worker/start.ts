@@ -9,6 +9,10 @@
 export const startWebWorker: (() => Worker) | undefined = () => {
   if (typeof Worker !== 'function') throw new Error('this engine has neither Worker nor node:worker_threads');
   if (typeof URL !== 'function') throw new Error('this engine has no URL, to locate the worker\'s file');
-  if (!import.meta.url) throw new Error('import.meta.url is empty here (a CommonJS bundle?), so the worker\'s file cannot be located: bundle the ES module build');
-  return new Worker(new URL('./onnx-ops-wasm-worker.js', import.meta.url), { type: 'module', name: 'onnx-ops-wasm' });
+  try {
+    return new Worker(new URL('./onnx-ops-wasm-worker.js', import.meta.url), { type: 'module', name: 'onnx-ops-wasm' });
+  } catch (e) {
+    // import.meta.url only inside new URL(): read alone, webpack and rspack write the build machine's path in its place.
+    throw e instanceof TypeError && /URL/.test(e.message) ? new Error(`no URL for the worker's file (import.meta.url is empty in a CommonJS bundle): ${e.message}`) : e;
+  }
 };

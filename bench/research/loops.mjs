@@ -1,13 +1,13 @@
 // What each engine's own code reaches for the zero-copy workloads: the bare
-// 128-bit loops of bench/kernels.cpp (vcopy: loads and stores only; pmax: Max
+// 128-bit loops of bench/research/kernels.cpp (vcopy: loads and stores only; pmax: Max
 // without NaN or signed-zero order) and the library's Relu and Max kernels
 // called directly in that module, beside the library's zero-copy call, each
 // as a share of memory.copy of the same traffic, float32, all in one page (or
 // process), interleaved in rounds. Where the zero-copy call trails copy, the
 // bare loop in the same run shows whether the engine's loop itself does.
-//   node bench/loops.mjs [--browsers=chromium,firefox,webkit] [--node] [--rounds=9]
+//   node bench/research/loops.mjs [--browsers=chromium,firefox,webkit] [--node] [--rounds=9]
 // Needs npm run build (dist/ and build/wasm/bench/bench-kernels.cjs). Prints a
-// Markdown table and writes results/loops.md. Pages import runLoops from this
+// Markdown table and writes bench/results/loops.{md,json}. Pages import runLoops from this
 // file too, so Node's modules are loaded only by the driver.
 
 /** The rows of one engine: for each n, µs per call and % of copy. Runs in a page or in Node. */
@@ -62,11 +62,12 @@ export async function runLoops({ createBenchKernels, createOps, createCopyLimit,
 
 // ---------------------------------------------------------------- the driver
 async function main() {
-  const [{ default: fs }, { default: os }, { default: path }, { fileURLToPath, pathToFileURL }, { cpuModel }, { cliOption }] =
-    await Promise.all([import('node:fs'), import('node:os'), import('node:path'), import('node:url'), import('./timing.mjs'),
-      import('./common.mjs')]);
-  const HERE = path.dirname(fileURLToPath(import.meta.url));
-  const ROOT = path.join(HERE, '..');
+  const [{ default: fs }, { default: path }, { fileURLToPath, pathToFileURL }, { finishMachine, headerLines, machine, writeResults }, { cliOption }] =
+    await Promise.all([import('node:fs'), import('node:path'), import('node:url'), import('../machine.mjs'),
+      import('../common.mjs')]);
+  const start = machine();
+  const BENCH = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const ROOT = path.join(BENCH, '..');
   const KERNELS = path.join(ROOT, 'build', 'wasm', 'bench', 'bench-kernels.cjs');
   const argv = process.argv.slice(2);
   const opt = (name, dflt) => cliOption(argv, name, dflt);
@@ -79,16 +80,16 @@ async function main() {
   if (opt('node', false)) {
     const { createRequire } = await import('node:module');
     const { createOps } = await import(pathToFileURL(path.join(ROOT, 'dist', 'esm', 'index.js')).href);
-    const { createCopyLimit } = await import('./peers.mjs');
-    const { timeRounds } = await import('./rounds.mjs');
+    const { createCopyLimit } = await import('../peers.mjs');
+    const { timeRounds } = await import('../rounds.mjs');
     const createBenchKernels = createRequire(import.meta.url)(KERNELS);
-    const { measurePageCost } = await import('./page-cost.mjs');
+    const { measurePageCost } = await import('../page-cost.mjs');
     results.push({ engine: `Node ${process.version}`, rows: await runLoops({ createBenchKernels, createOps, createCopyLimit, timeRounds, rounds }), pageCost: await measurePageCost() });
   }
-  const { launch } = await import('../tests/browsers/drivers.mjs');
-  const { serve } = await import('../tests/support/static-server.mjs');
+  const { launch } = await import('../../tests/browsers/drivers.mjs');
+  const { serve } = await import('../../tests/support/static-server.mjs');
   const server = await serve([['/dist/', path.join(ROOT, 'dist')], ['/kernels/', path.dirname(KERNELS)],
-    ['/bench/', HERE], ['/', path.join(HERE, 'browser')]]);
+    ['/bench/', BENCH], ['/tests/portable/', path.join(ROOT, 'tests', 'portable')], ['/', path.join(BENCH, 'browser')]]);
   try {
     for (const name of browsers) {
       const b = await launch(name);
@@ -100,7 +101,7 @@ async function main() {
           const glue = await (await fetch('/kernels/bench-kernels.cjs')).text();
           const createBenchKernels = new Function(`${glue}\nreturn createBenchKernels;`)();
           const [{ createOps }, { createCopyLimit }, { timeRounds }, { runLoops: run }, { measurePageCost }] = await Promise.all([
-            import('/dist/esm/index.js'), import('/bench/peers.mjs'), import('/bench/rounds.mjs'), import('/bench/loops.mjs'), import('/bench/page-cost.mjs')]);
+            import('/dist/esm/index.js'), import('/bench/peers.mjs'), import('/bench/rounds.mjs'), import('/bench/research/loops.mjs'), import('/bench/page-cost.mjs')]);
           return { rows: await run({ createBenchKernels, createOps, createCopyLimit, timeRounds, rounds: r }), pageCost: await measurePageCost() };
         }, rounds);
         const problems = page.problems();
@@ -116,10 +117,12 @@ async function main() {
   }
   const pct = (x) => `${Math.round(100 * x)} %`;
   const cols = ['vcopy', 'relu kernel', 'relu zero-copy', 'pmax', 'max kernel', 'max2 zero-copy'];
-  const L = ['# The engines\' own loops against memory.copy', '',
-    `Written by \`bench/loops.mjs\` on ${new Date().toISOString()}: ${cpuModel()}, ${os.cpus().length} cores, ` +
-    `load average ${os.loadavg().map((v) => v.toFixed(2)).join(' / ')} at the end; float32, median of ${rounds} interleaved rounds ` +
-    'of batches of at least 40 ms; each column as a share of `memory.copy` of the same traffic (Relu: n elements in, n out; ' +
+  const meta = finishMachine({ ...start, rounds, engines: results.map((r) => r.engine) });
+  const L = [...headerLines(meta, {
+    title: 'The engines\' own loops against memory.copy', script: 'research/loops.mjs', pageCost: null,
+    rows: [['engines', meta.engines.join('; ')], ['timing', `float32, median of ${rounds} interleaved rounds of batches of at least 40 ms`]],
+  }),
+  'Each column as a share of `memory.copy` of the same traffic (Relu: n elements in, n out; ' +
     'Max-2: 2n in, n out; the fastest of three placements), µs of the copy in brackets.', '',
     `| engine | n | ${cols.join(' | ')} |`, `|---|---:|${cols.map(() => '---:').join('|')}|`];
   for (const { engine, rows } of results) {
@@ -129,14 +132,14 @@ async function main() {
         `${pct(r.ofCopy[c])}${c === 'vcopy' || c === 'pmax' ? ` (${(r.ofCopy[c] * r.us[c]).toFixed(0)} µs)` : ''}`).join(' | ')} |`);
     }
   }
-  const { pageCostCell, pageCostWarning } = await import('./page-cost.mjs');
+  const { pageCostCell, pageCostWarning } = await import('../page-cost.mjs');
   L.push('', 'Fresh memory, measured in the same page or process after the loops:', '');
   for (const { engine, pageCost } of results) {
     L.push(`- ${engine}: ${pageCostCell([pageCost])}`);
     if (pageCostWarning(pageCost, engine)) console.warn(pageCostWarning(pageCost, engine));
   }
   const md = `${L.join('\n')}\n`;
-  fs.writeFileSync(path.join(HERE, 'results', 'loops.md'), md);
+  writeResults(path.join(BENCH, 'results', 'loops'), { meta, results }, md);
   console.log(md);
 }
 

@@ -3,7 +3,7 @@
 // the browsers, every fresh result array whose pages the allocator did not
 // recycle pays this (bench/README.md, "Fresh memory"; page-cost.mjs measures it
 // from JavaScript in every run).
-//   gcc -O2 bench/page-faults.c -o /tmp/page-faults && /tmp/page-faults
+//   gcc -O2 bench/research/page-faults.c -o /tmp/page-faults && /tmp/page-faults
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
