@@ -5,9 +5,10 @@
 import { type DType, dtypeInfo } from '../dtypes.js';
 import type { Backend, BackendName, MemoryStats } from '../backend/backend.js';
 import { Call } from '../core/call.js';
+import { OP_NAMES } from '../core/spec.js';
 import { checkInput } from '../check/input.js';
 import { type OpName, supportedDtypes } from '../check/opsets.js';
-import { prepareMax, prepareRelu } from '../check/prepare.js';
+import { prepare } from '../check/prepare.js';
 import { checkFits, checkShape } from '../check/shape.js';
 import { WasmTensor } from '../core/tensor.js';
 import type { OpOptions, PlainTensorLike, Result, TensorLike } from '../core/types.js';
@@ -20,7 +21,7 @@ export class Ops {
    */
   declare readonly impl: Backend;
   /** @internal Each op's call record (call.ts): of the call being made, or kept from the last one. */
-  declare readonly calls: { readonly Max: Call; readonly Relu: Call };
+  declare readonly calls: Readonly<Record<OpName, Call>>;
   /** True when the loaded module runs wasm SIMD128 kernels. */
   readonly simd: boolean;
   /** Which kernels run the ops: 'wasm-simd', 'wasm' (no SIMD128) or 'js' (no WebAssembly); see createOps(). */
@@ -30,7 +31,9 @@ export class Ops {
   constructor(impl: Backend) {
     // Not shown by console.log:
     Object.defineProperty(this, 'impl', { value: impl });
-    Object.defineProperty(this, 'calls', { value: { Max: new Call(impl, 'Max'), Relu: new Call(impl, 'Relu') } });
+    const calls = {} as Record<OpName, Call>;
+    for (const op of OP_NAMES) calls[op] = new Call(impl, op);
+    Object.defineProperty(this, 'calls', { value: calls });
     this.simd = impl.name === 'wasm-simd';
     this.backend = impl.name;
   }
@@ -43,12 +46,7 @@ export class Ops {
   max(inputs: readonly TensorLike[], options: OpOptions & { out: WasmTensor }): WasmTensor;
   max(inputs: readonly TensorLike[], options?: OpOptions): Result | WasmTensor;
   max(inputs: readonly TensorLike[], options?: OpOptions): Result | WasmTensor {
-    const p = this.#callRecord(this.calls.Max);
-    try {
-      return this.impl.run(prepareMax(p, inputs, options));
-    } finally {
-      this.#done(p);
-    }
+    return this.op('Max', inputs, options, arguments.length);
   }
 
   /** ONNX Relu: max(0, x) element-wise, for one input. */
@@ -57,9 +55,17 @@ export class Ops {
   relu(input: TensorLike, options: OpOptions & { out: WasmTensor }): WasmTensor;
   relu(input: TensorLike, options?: OpOptions): Result | WasmTensor;
   relu(input: TensorLike, options?: OpOptions): Result | WasmTensor {
-    const p = this.#callRecord(this.calls.Relu);
+    return this.op('Relu', input, options, arguments.length);
+  }
+
+  /**
+   * @internal A call of an op (its method's body, and the worker's way to
+   * make one by name): `a` the first argument, `count` how many there were.
+   */
+  op(op: OpName, a: unknown, options: unknown, count: number): Result | WasmTensor {
+    const p = this.#callRecord(this.calls[op]);
     try {
-      return this.impl.run(prepareRelu(p, input, options, arguments.length));
+      return this.impl.run(prepare(p, a, options, count));
     } finally {
       this.#done(p);
     }

@@ -7,11 +7,11 @@
  */
 import { DTYPE_INFO, type DTypeInfo, type TypedArray } from '../dtypes.js';
 import { type CheckedInput, type TensorHost, WasmTensor } from './tensor.js';
+import { OP_SPECS, type OpName, type OpSpec } from './spec.js';
 
 export type { CheckedInput };
 
-/** The operators. */
-export type OpName = 'Max' | 'Relu';
+export type { OpName };
 
 /** A typed array `out` (check/out.ts): as the caller gave it (the result's data), its storage array, and whether it is staged. */
 export interface OutArray {
@@ -76,7 +76,12 @@ export class Call implements CheckScope {
    * @param owner the instance whose wasm tensors the call takes.
    * @param op the op, for which the record serves call after call.
    */
-  constructor(readonly owner: TensorHost, readonly op: OpName) {}
+  constructor(readonly owner: TensorHost, readonly op: OpName) {
+    this.spec = OP_SPECS[op];
+  }
+
+  /** The op's row of the spec table. */
+  readonly spec: OpSpec;
 
   /**
    * Whether a call with this opset, `out` and `n` inputs may repeat this one. If so, prepare compares the inputs themselves with this call's

@@ -6,6 +6,7 @@
  * page already, so here they are the sync API's calls on clean inputs.
  */
 import { OnnxOpsError, WasmTensor, createOps, type Ops } from '../index.js';
+import { OP_SPECS } from '../core/spec.js';
 import type { Reply, Request, WireError } from './protocol.js';
 import { workerThreads } from './node.js';
 
@@ -41,7 +42,7 @@ void parent().then((port) => {
       case 'call': {
         const inputs = m.inputs.map((w) => (typeof w === 'number' ? tensor(w) : w));
         const options = { opset: m.opset, out: m.out ? tensor(m.out) : undefined };
-        const r = m.op === 'Max' ? o.max(inputs, options) : o.relu(inputs[0], options);
+        const r = o.op(m.op, OP_SPECS[m.op].arity === 'unary' ? inputs[0] : inputs, options, 2);
         if (r instanceof WasmTensor) {
           if (m.result) tensors.set(m.result, r);
           return [undefined, []];
