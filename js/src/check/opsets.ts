@@ -52,7 +52,7 @@ export function dtypesOfVersion(op: OpName, version: number): readonly DType[] {
 /** The dtypes an operator accepts at an opset (default: the newest). */
 export function supportedDtypes(op: OpName, opset?: number): DType[] {
   if (!isOpName(op)) {
-    throw new OnnxOpsError('INVALID_ARGUMENT', String(op), undefined, `unknown operator (use ${OP_NAMES.map((n) => `"${n}"`).join(' or ')})`);
+    throw new OnnxOpsError('INVALID_ARGUMENT', String(op), undefined, `unknown operator (use "${OP_NAMES.join('" or "')}")`);
   }
   return [...dtypesOfVersion(op, opVersion(op, opset))];
 }

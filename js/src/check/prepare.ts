@@ -116,15 +116,13 @@ function sameShapes(call: Call, version: number, checked: readonly CheckedInput[
 
 function checkOptions(call: Call, options: unknown = NO_OPTIONS): OpOptions {
   if (options === null || typeof options !== 'object') fail(call, 'INVALID_ARGUMENT', 'options must be an object: { opset?, out? }');
-  for (const key in options) if (key !== 'opset' && key !== 'out' && (key !== 'transfer' || !call.owner.remote)) unknownOption(call, key);
+  for (const key in options) {
+    if (key !== 'opset' && key !== 'out' && (key !== 'transfer' || !call.owner.remote)) fail(call, 'INVALID_ARGUMENT', `unknown option ${JSON.stringify(key)}`);
+  }
   return options as OpOptions;
 }
 
 const NO_OPTIONS: OpOptions = {};
-
-function unknownOption(call: Call, key: string): never {
-  fail(call, 'INVALID_ARGUMENT', `unknown option ${JSON.stringify(key)} (ops take opset and out; the worker form's also transfer)`);
-}
 
 /** `out`, if given: a live wasm tensor of this instance or a typed array. */
 function checkOut(call: Call, out: unknown): WasmTensor | ArrayBufferView | undefined {

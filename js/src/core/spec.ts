@@ -31,5 +31,5 @@ export const OP_NAMES = Object.keys(OP_SPECS) as OpName[];
 
 /** Whether x names an operator. */
 export function isOpName(x: unknown): x is OpName {
-  return typeof x === 'string' && Object.prototype.hasOwnProperty.call(OP_SPECS, x);
+  return (OP_NAMES as unknown[]).includes(x);
 }
