@@ -8,7 +8,7 @@ import { Call } from '../core/call.js';
 import { OP_NAMES } from '../core/spec.js';
 import { checkInput } from '../check/input.js';
 import { type OpName, supportedDtypes } from '../check/opsets.js';
-import { prepare } from '../check/prepare.js';
+import { prepareUnary, prepareVariadic } from '../check/prepare.js';
 import { checkFits, checkShape } from '../check/shape.js';
 import { WasmTensor } from '../core/tensor.js';
 import type { OpOptions, PlainTensorLike, Result, TensorLike } from '../core/types.js';
@@ -46,7 +46,12 @@ export class Ops {
   max(inputs: readonly TensorLike[], options: OpOptions & { out: WasmTensor }): WasmTensor;
   max(inputs: readonly TensorLike[], options?: OpOptions): Result | WasmTensor;
   max(inputs: readonly TensorLike[], options?: OpOptions): Result | WasmTensor {
-    return this.op('Max', inputs, options, arguments.length);
+    const p = this.#callRecord(this.calls.Max);
+    try {
+      return this.impl.run(prepareVariadic(p, inputs, options));
+    } finally {
+      this.#done(p);
+    }
   }
 
   /** ONNX Relu: max(0, x) element-wise, for one input. */
@@ -55,17 +60,9 @@ export class Ops {
   relu(input: TensorLike, options: OpOptions & { out: WasmTensor }): WasmTensor;
   relu(input: TensorLike, options?: OpOptions): Result | WasmTensor;
   relu(input: TensorLike, options?: OpOptions): Result | WasmTensor {
-    return this.op('Relu', input, options, arguments.length);
-  }
-
-  /**
-   * @internal A call of an op (its method's body, and the worker's way to
-   * make one by name): `a` the first argument, `count` how many there were.
-   */
-  op(op: OpName, a: unknown, options: unknown, count: number): Result | WasmTensor {
-    const p = this.#callRecord(this.calls[op]);
+    const p = this.#callRecord(this.calls.Relu);
     try {
-      return this.impl.run(prepare(p, a, options, count));
+      return this.impl.run(prepareUnary(p, input, options, arguments.length));
     } finally {
       this.#done(p);
     }

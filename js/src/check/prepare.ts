@@ -17,16 +17,8 @@ import { broadcastChecked, elementCount, sameShape } from '../core/shape.js';
 /** The last Call.id given. */
 let lastId = 0;
 
-/**
- * Prepares a call of the op `call` is for, by its arity (core/spec.ts): `a`
- * its first argument, `count` how many arguments the call had.
- */
-export function prepare(call: Call, a: unknown, options: unknown, count: number): Call {
-  return call.spec.arity === 'unary' ? prepareUnary(call, a, options, count) : prepareVariadic(call, a, options);
-}
-
 /** A variadic op (Max): 1..N inputs of one dtype; from its broadcastSince version on they broadcast, before it they share one shape. */
-function prepareVariadic(call: Call, inputs: unknown, options: unknown): Call {
+export function prepareVariadic(call: Call, inputs: unknown, options: unknown): Call {
   if (!Array.isArray(inputs)) fail(call, 'INVALID_ARGUMENT', `inputs must be an array of tensors: ${call.op.toLowerCase()}([a, b, ...])`);
   const o = checkOptions(call, options);
   const opset = o.opset;
@@ -64,7 +56,7 @@ function checkVariadic(call: Call, inputs: readonly unknown[], opset: number | u
 }
 
 /** A unary op (Relu): exactly one input (a one-element array of it too); `count`: how many arguments the call had. */
-function prepareUnary(call: Call, input: unknown, options: unknown, count: number): Call {
+export function prepareUnary(call: Call, input: unknown, options: unknown, count: number): Call {
   if (Array.isArray(input)) input = onlyInput(call, input);
   if (input === undefined && count === 0) fail(call, 'ARITY', 'takes exactly one input, got none');
   const o = checkOptions(call, options);
