@@ -12,7 +12,7 @@ import { isOpsModule } from './backend/wasm/exports.js';
 import { WasmBackend } from './backend/wasm/backend.js';
 import { type TypedArrayConstructor, bufferOf, byteOffsetOf, copyInto } from './dtypes.js';
 import { OnnxOpsError } from './errors.js';
-import { WasmTensor } from './api/tensor.js';
+import { WasmTensor } from './core/tensor.js';
 import type { WorkerOps } from './worker/client.js';
 import { startWebWorker } from './worker/start.js';
 import { checkOwnTensor } from './check/input.js';

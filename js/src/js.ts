@@ -7,7 +7,7 @@
  * WebAssembly or a worker is UNSUPPORTED_ENGINE naming the full entry.
  */
 import { Ops } from './api/ops.js';
-import { WasmTensor } from './api/tensor.js';
+import { WasmTensor } from './core/tensor.js';
 import { JsBackend } from './backend/js/backend.js';
 import { OnnxOpsError } from './errors.js';
 import { bufferOf, byteOffsetOf, copyInto } from './dtypes.js';

@@ -5,7 +5,7 @@
  */
 export { Ops } from './api/ops.js';
 export type { WorkerOps, TransferOption } from './worker/client.js';
-export { WasmTensor } from './api/tensor.js';
+export { WasmTensor } from './core/tensor.js';
 export type { BackendName } from './backend/backend.js';
 export type { CreateOpsOptions } from './options.js';
 export { OnnxOpsError, ERROR_CODES, type ErrorCode } from './errors.js';
@@ -15,7 +15,7 @@ export {
   encodeFloat16, decodeFloat16, encodeBfloat16, decodeBfloat16,
 } from './dtypes.js';
 export { type OpName, OP_VERSIONS, opVersion, supportedDtypes, firstVersionWith } from './check/opsets.js';
-export { type Tensor, type OrtTensorLike, type TensorLike, type PlainTensorLike, type OpOptions, type Result } from './api/types.js';
+export { type Tensor, type OrtTensorLike, type TensorLike, type PlainTensorLike, type OpOptions, type Result } from './core/types.js';
 export { broadcastShapes, MAX_RANK } from './check/shape.js';
 export {
   toOrt, type OrtType, type OrtDataTypeMap, type OrtTensorData, type OrtTensorConstructor, type ToOrtOptions,

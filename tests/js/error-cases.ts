@@ -11,6 +11,8 @@ export interface ErrorCase {
   call: (ops: Ops) => unknown;
   mentions: string[];
   input?: number | 'out';
+  /** Only the sync API gets this error (the worker form takes the call). */
+  syncOnly?: boolean;
 }
 
 export const cases: ErrorCase[] = [
@@ -54,6 +56,11 @@ export const cases: ErrorCase[] = [
   { name: 'null in place of a tensor', code: 'INVALID_ARGUMENT', call: (o) => o.max([f32([1]), null as never]), mentions: ['input 1', 'null'] },
   { name: 'a plain object in place of a tensor', code: 'INVALID_ARGUMENT', call: (o) => o.relu({ foo: 1 } as never), mentions: ['expected a tensor'] },
   { name: 'a number array as data', code: 'INVALID_ARGUMENT', call: (o) => o.relu({ dtype: 'float32', shape: [2], data: [1, 2] as never }), mentions: ['an array'] },
+  { name: 'an unknown option to Max', code: 'INVALID_ARGUMENT', call: (o) => o.max([f32([1])], { foo: 1 } as never), mentions: ['Max', 'unknown option', '"foo"'] },
+  { name: 'an unknown option to Relu', code: 'INVALID_ARGUMENT', call: (o) => o.relu(f32([1]), { opset: 14, out: undefined, bar: 0 } as never),
+    mentions: ['Relu', 'unknown option', '"bar"'] },
+  { name: 'the worker form\'s transfer on the sync form', code: 'INVALID_ARGUMENT', call: (o) => o.relu(f32([1]), { transfer: true } as never),
+    mentions: ['Relu', 'unknown option', '"transfer"'], syncOnly: true },
   { name: 'inputs not in an array', code: 'INVALID_ARGUMENT', call: (o) => o.max(f32([1]) as never), mentions: ['array'] },
   { name: 'element count beyond 2^53', code: 'TOO_LARGE', call: (o) => o.relu({ dtype: 'float32', shape: [2 ** 31, 2 ** 31, 2 ** 31], data: new Float32Array(1) }),
     mentions: ['2^53'] },

@@ -411,6 +411,7 @@ type Out = { typed: ArrayBufferView } | { wasm: WasmTensor } | undefined;
 function optionsOf(options: unknown, outIs: OutIs | undefined): { opset?: number; out: Out } | ErrorCode {
   if (options === undefined) return { out: undefined };
   if (options === null || typeof options !== 'object') return 'INVALID_ARGUMENT';
+  for (const key in options) if (key !== 'opset' && key !== 'out') return 'INVALID_ARGUMENT'; // an unknown option (an array's index too)
   const { opset, out } = options as { opset?: unknown; out?: unknown };
   if (opset !== undefined && (typeof opset !== 'number' || !Number.isSafeInteger(opset) || opset < 1)) return 'INVALID_OPSET';
   const o = { opset: opset as number | undefined };

@@ -12,8 +12,8 @@
 import { type DType, type TypedArray, standardView } from '../dtypes.js';
 import { OnnxOpsError } from '../errors.js';
 import { checkInput } from '../check/input.js';
-import { WasmTensor } from './tensor.js';
-import type { OrtTensorLike, TensorLike } from './types.js';
+import { WasmTensor } from '../core/tensor.js';
+import type { OrtTensorLike, TensorLike } from '../core/types.js';
 
 /** onnxruntime-common's `Tensor.Type` names this library's dtypes map to (ORT has no bfloat16). */
 export type OrtType =

@@ -4,13 +4,14 @@
  */
 import { type DType, dtypeInfo } from '../dtypes.js';
 import type { Backend, BackendName, MemoryStats } from '../backend/backend.js';
-import { Call } from '../call.js';
+import { Call } from '../core/call.js';
+import { OP_NAMES } from '../core/spec.js';
 import { checkInput } from '../check/input.js';
 import { type OpName, supportedDtypes } from '../check/opsets.js';
-import { prepareMax, prepareRelu } from '../check/prepare.js';
+import { prepareUnary, prepareVariadic } from '../check/prepare.js';
 import { checkFits, checkShape } from '../check/shape.js';
-import { WasmTensor } from './tensor.js';
-import type { OpOptions, PlainTensorLike, Result, TensorLike } from './types.js';
+import { WasmTensor } from '../core/tensor.js';
+import type { OpOptions, PlainTensorLike, Result, TensorLike } from '../core/types.js';
 
 export class Ops {
   /**
@@ -20,7 +21,7 @@ export class Ops {
    */
   declare readonly impl: Backend;
   /** @internal Each op's call record (call.ts): of the call being made, or kept from the last one. */
-  declare readonly calls: { readonly Max: Call; readonly Relu: Call };
+  declare readonly calls: Readonly<Record<OpName, Call>>;
   /** True when the loaded module runs wasm SIMD128 kernels. */
   readonly simd: boolean;
   /** Which kernels run the ops: 'wasm-simd', 'wasm' (no SIMD128) or 'js' (no WebAssembly); see createOps(). */
@@ -30,7 +31,9 @@ export class Ops {
   constructor(impl: Backend) {
     // Not shown by console.log:
     Object.defineProperty(this, 'impl', { value: impl });
-    Object.defineProperty(this, 'calls', { value: { Max: new Call(impl, 'Max'), Relu: new Call(impl, 'Relu') } });
+    const calls = {} as Record<OpName, Call>;
+    for (const op of OP_NAMES) calls[op] = new Call(impl, op);
+    Object.defineProperty(this, 'calls', { value: calls });
     this.simd = impl.name === 'wasm-simd';
     this.backend = impl.name;
   }
@@ -45,7 +48,7 @@ export class Ops {
   max(inputs: readonly TensorLike[], options?: OpOptions): Result | WasmTensor {
     const p = this.#callRecord(this.calls.Max);
     try {
-      return this.impl.run(prepareMax(p, inputs, options));
+      return this.impl.run(prepareVariadic(p, inputs, options));
     } finally {
       this.#done(p);
     }
@@ -59,7 +62,7 @@ export class Ops {
   relu(input: TensorLike, options?: OpOptions): Result | WasmTensor {
     const p = this.#callRecord(this.calls.Relu);
     try {
-      return this.impl.run(prepareRelu(p, input, options, arguments.length));
+      return this.impl.run(prepareUnary(p, input, options, arguments.length));
     } finally {
       this.#done(p);
     }

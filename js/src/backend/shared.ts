@@ -3,8 +3,8 @@
  * `js` backend's own bundle (backend/js/) carries a copy of these functions
  * rather than the core's modules.
  */
-import type { WasmTensor } from '../api/tensor.js';
-import type { Call } from '../call.js';
+import type { WasmTensor } from '../core/tensor.js';
+import type { Call } from '../core/call.js';
 import type { DTypeInfo, TypedArray, TypedArrayConstructor } from '../dtypes.js';
 
 /**

@@ -7,26 +7,9 @@ import {
   type DTypeInfo, type TypedArray, assertInBounds, bufferOf, dtypeInfo, dtypeOfKind, lengthOf, standardView, typedArrayKind,
 } from '../dtypes.js';
 import { type InputRef, OnnxOpsError, describe, showShape } from '../errors.js';
-import { CHECKED, TENSOR_MARK, WasmTensor } from '../api/tensor.js';
-import type { CheckScope } from '../call.js';
-import type { Backend } from '../backend/backend.js';
+import { CHECKED, TENSOR_MARK, type TensorHost, WasmTensor } from '../core/tensor.js';
+import type { CheckScope, CheckedInput } from '../core/call.js';
 import { checkFits, checkShape } from './shape.js';
-
-/**
- * An input after validation: either plain data, or a live wasm tensor. Every
- * CheckedInput has all six fields (one of data and tensor undefined): one
- * object shape, so the call path's reads of them never miss. Never written
- * after it is made: a wasm tensor's serves every call of it.
- */
-export interface CheckedInput {
-  readonly info: DTypeInfo; // the dtype
-  readonly shape: readonly number[];
-  readonly size: number;
-  readonly data: TypedArray | undefined; // plain inputs: the dtype's storage array (see storageView: read it only through dtypes.ts)
-  readonly tensor: WasmTensor | undefined;
-  readonly address: number; // a wasm tensor's address in wasm memory; -1 for plain data
-  readonly buffer: ArrayBufferLike | undefined; // plain inputs: the buffer of the caller's array, read once (see checkPlainOut)
-}
 
 /** Whether a typed array of this kind holds the dtype's data. */
 function holds(info: DTypeInfo, kind: string): boolean {
@@ -99,7 +82,7 @@ function rejectTensor(scope: CheckScope, x: WasmTensor, input: InputRef): void {
       'not a tensor from ops.tensor(): a Proxy around one, or an object made from its prototype');
   }
   if (x.backend !== scope.owner) {
-    const form = (b: Backend | undefined) => (b?.remote ? 'the worker form' : 'the sync API');
+    const form = (b: TensorHost | undefined) => (b?.remote ? 'the worker form' : 'the sync API');
     throw new OnnxOpsError('FOREIGN_TENSOR', scope.op, input, x.backend.remote === scope.owner?.remote
       ? 'the tensor belongs to another createOps() instance'
       : `the tensor belongs to ${form(x.backend)} and this call to ${form(scope.owner)}: each takes its own tensors only (no silent copy)`);

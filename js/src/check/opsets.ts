@@ -1,17 +1,27 @@
 /**
  * Which operator version an opset means, and which dtypes each version takes
- * (from the ONNX operator pages for Max and Relu).
+ * (the spec table's, core/spec.ts).
  */
-import { type DType, type DTypeInfo, DTYPE_INFO, FLOAT_DTYPES, INT_DTYPES, UINT_DTYPES } from '../dtypes.js';
+import { type DType, type DTypeInfo, DTYPE_INFO } from '../dtypes.js';
 import { OnnxOpsError, describe } from '../errors.js';
+import { OP_NAMES, OP_SPECS, type OpName, isOpName } from '../core/spec.js';
 
-export type OpName = 'Max' | 'Relu';
+export type { OpName };
 
 /** The since-versions of each operator, oldest first. */
-export const OP_VERSIONS: Readonly<Record<OpName, readonly number[]>> = {
-  Max: [1, 6, 8, 12, 13],
-  Relu: [1, 6, 13, 14],
-};
+export const OP_VERSIONS = {} as Readonly<Record<OpName, readonly number[]>>;
+// The dtypes of each since-version (frozen), and the same as bit sets over the dtypes' ONNX numbers, for the check on every call.
+const TABLES = {} as Record<OpName, (readonly DType[])[]>;
+const ALLOWED = {} as Record<OpName, number[]>;
+for (const op of OP_NAMES) {
+  (OP_VERSIONS as Record<OpName, number[]>)[op] = OP_SPECS[op].versions.map(([since]) => since);
+  TABLES[op] = [];
+  ALLOWED[op] = [];
+  for (const [v, dtypes] of OP_SPECS[op].versions) {
+    TABLES[op][v] = Object.freeze([...dtypes]);
+    ALLOWED[op][v] = dtypes.reduce((bits, d) => bits | (1 << DTYPE_INFO[d].onnx), 0);
+  }
+}
 
 /**
  * The operator version in effect at an ai.onnx opset: the newest since-version
@@ -34,36 +44,15 @@ function versionAt(op: OpName, versions: readonly number[], opset: unknown): num
   return v;
 }
 
-function dtypeTable(op: OpName, version: number): readonly DType[] {
-  if (op === 'Max') {
-    if (version < 12) return FLOAT_DTYPES;
-    if (version < 13) return [...FLOAT_DTYPES, ...INT_DTYPES, ...UINT_DTYPES];
-    return [...FLOAT_DTYPES, 'bfloat16', ...INT_DTYPES, ...UINT_DTYPES];
-  }
-  if (version < 13) return FLOAT_DTYPES;
-  if (version < 14) return [...FLOAT_DTYPES, 'bfloat16'];
-  return [...FLOAT_DTYPES, 'bfloat16', ...INT_DTYPES];
-}
-
-const TABLES: Record<OpName, (readonly DType[])[]> = { Max: [], Relu: [] };
-// The same tables as bit sets over the dtypes' ONNX numbers, for the check on every call.
-const ALLOWED: Record<OpName, number[]> = { Max: [], Relu: [] };
-for (const op of ['Max', 'Relu'] as const) {
-  for (const v of OP_VERSIONS[op]) {
-    TABLES[op][v] = Object.freeze(dtypeTable(op, v));
-    ALLOWED[op][v] = TABLES[op][v].reduce((bits, d) => bits | (1 << DTYPE_INFO[d].onnx), 0);
-  }
-}
-
 /** The dtypes an operator version accepts (a shared, frozen array). */
 export function dtypesOfVersion(op: OpName, version: number): readonly DType[] {
-  return TABLES[op][version] ?? dtypeTable(op, version);
+  return TABLES[op][versionAt(op, OP_VERSIONS[op], version)];
 }
 
 /** The dtypes an operator accepts at an opset (default: the newest). */
 export function supportedDtypes(op: OpName, opset?: number): DType[] {
-  if (op !== 'Max' && op !== 'Relu') {
-    throw new OnnxOpsError('INVALID_ARGUMENT', String(op), undefined, 'unknown operator (use "Max" or "Relu")');
+  if (!isOpName(op)) {
+    throw new OnnxOpsError('INVALID_ARGUMENT', String(op), undefined, `unknown operator (use "${OP_NAMES.join('" or "')}")`);
   }
   return [...dtypesOfVersion(op, opVersion(op, opset))];
 }

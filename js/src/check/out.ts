@@ -3,15 +3,8 @@
  */
 import { byteOffsetOf, bufferOf, lengthOf, typedArrayKind, type TypedArray } from '../dtypes.js';
 import { OnnxOpsError, showShape } from '../errors.js';
-import type { Call } from '../call.js';
+import type { Call, OutArray } from '../core/call.js';
 import { checkStorage, detached, storageView } from './input.js';
-
-/** A typed array `out`: as the caller gave it (the result's data), its storage array, and whether it is staged (below). */
-export interface OutArray {
-  readonly given: ArrayBufferView;
-  readonly data: TypedArray;
-  readonly staged: boolean;
-}
 
 /**
  * Checks a typed array given as `out` for plain inputs: the dtype's array

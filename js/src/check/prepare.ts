@@ -5,20 +5,21 @@
  */
 import type { DTypeInfo } from '../dtypes.js';
 import { type ErrorCode, OnnxOpsError, describe, showShape } from '../errors.js';
-import { CHECKED, WasmTensor } from '../api/tensor.js';
-import type { OpOptions } from '../api/types.js';
-import type { Call } from '../call.js';
-import { type CheckedInput, checkInput, checkNotOtherCopys, checkOwnTensor, checkUnchanged } from './input.js';
+import { CHECKED, WasmTensor } from '../core/tensor.js';
+import type { OpOptions } from '../core/types.js';
+import type { Call, CheckedInput } from '../core/call.js';
+import { checkInput, checkNotOtherCopys, checkOwnTensor, checkUnchanged } from './input.js';
 import { checkAllowed, opVersion } from './opsets.js';
 import { checkPlainOut } from './out.js';
-import { broadcastChecked, checkFits, elementCount, sameShape } from './shape.js';
+import { checkFits } from './shape.js';
+import { broadcastChecked, elementCount, sameShape } from '../core/shape.js';
 
 /** The last Call.id given. */
 let lastId = 0;
 
-/** Max: 1..N inputs of one dtype; from Max-8 on they broadcast, before it they share one shape. */
-export function prepareMax(call: Call, inputs: unknown, options: unknown): Call {
-  if (!Array.isArray(inputs)) fail(call, 'INVALID_ARGUMENT', 'inputs must be an array of tensors: max([a, b, ...])');
+/** A variadic op (Max): 1..N inputs of one dtype; from its broadcastSince version on they broadcast, before it they share one shape. */
+export function prepareVariadic(call: Call, inputs: unknown, options: unknown): Call {
+  if (!Array.isArray(inputs)) fail(call, 'INVALID_ARGUMENT', `inputs must be an array of tensors: ${call.op.toLowerCase()}([a, b, ...])`);
   const o = checkOptions(call, options);
   const opset = o.opset;
   const given = o.out;
@@ -28,11 +29,11 @@ export function prepareMax(call: Call, inputs: unknown, options: unknown): Call 
     while (i < n && inputs[i] === call.inputs[i].tensor) i++;
     if (i === n && call.live()) return call;
   }
-  return checkMax(call, inputs, opset, given);
+  return checkVariadic(call, inputs, opset, given);
 }
 
-/** prepareMax for a call that is not the last one again: every check. */
-function checkMax(call: Call, inputs: readonly unknown[], opset: number | undefined, given: unknown): Call {
+/** prepareVariadic for a call that is not the last one again: every check. */
+function checkVariadic(call: Call, inputs: readonly unknown[], opset: number | undefined, given: unknown): Call {
   call.id = 0;
   const version = opVersion(call.op, opset);
   const out = checkOut(call, given);
@@ -48,25 +49,25 @@ function checkMax(call: Call, inputs: readonly unknown[], opset: number | undefi
   checkUnchanged(call, checked, out);
   const info = checkDtypes(call, version, checked);
   const first = checked[0].shape;
-  const shape = version >= 8 ? broadcastChecked(call, checked) : sameShapes(version, checked);
+  const shape = version >= (call.spec.broadcastSince ?? 1) ? broadcastChecked(call, checked) : sameShapes(call, version, checked);
   call.opset = opset;
   call.inputs = checked;
   return fillCall(call, info, shape, shape === first ? checked[0].size : elementCount(shape), tensors, out);
 }
 
-/** Relu: exactly one input (a one-element array of it too); `count`: how many arguments the call had. */
-export function prepareRelu(call: Call, input: unknown, options: unknown, count: number): Call {
+/** A unary op (Relu): exactly one input (a one-element array of it too); `count`: how many arguments the call had. */
+export function prepareUnary(call: Call, input: unknown, options: unknown, count: number): Call {
   if (Array.isArray(input)) input = onlyInput(call, input);
   if (input === undefined && count === 0) fail(call, 'ARITY', 'takes exactly one input, got none');
   const o = checkOptions(call, options);
   const opset = o.opset;
   const given = o.out;
   if (call.repeats(opset, given, 1) && input === call.inputs[0].tensor && call.live()) return call; // the op's last call again
-  return checkRelu(call, input, opset, given);
+  return checkUnary(call, input, opset, given);
 }
 
-/** prepareRelu for a call that is not the last one again: every check. */
-function checkRelu(call: Call, input: unknown, opset: number | undefined, given: unknown): Call {
+/** prepareUnary for a call that is not the last one again: every check. */
+function checkUnary(call: Call, input: unknown, opset: number | undefined, given: unknown): Call {
   call.id = 0;
   const version = opVersion(call.op, opset);
   const out = checkOut(call, given);
@@ -86,29 +87,34 @@ function fail(call: Call, code: ErrorCode, problem: string): never {
   throw new OnnxOpsError(code, call.op, undefined, problem);
 }
 
-/** Relu's input given as an array of one. */
+/** A unary op's input given as an array of one. */
 function onlyInput(call: Call, inputs: readonly unknown[]): unknown {
   if (inputs.length !== 1) fail(call, 'ARITY', `takes exactly one input, got ${inputs.length}`);
   return inputs[0];
 }
 
-/** Max-1 and Max-6: every input has input 0's shape, the result's. */
-function sameShapes(version: number, checked: readonly CheckedInput[]): readonly number[] {
+/** A variadic op before broadcasting (Max-1, Max-6): every input has input 0's shape, the result's. */
+function sameShapes(call: Call, version: number, checked: readonly CheckedInput[]): readonly number[] {
   const first = checked[0].shape;
   for (let i = 1; i < checked.length; i++) {
     if (!sameShape(checked[i].shape, first)) {
-      throw new OnnxOpsError('SHAPE_MISMATCH', 'Max', i,
-        `Max-${version} needs inputs of one shape (broadcasting comes with opset 8): ` +
+      throw new OnnxOpsError('SHAPE_MISMATCH', call.op, i,
+        `${call.op}-${version} needs inputs of one shape (broadcasting comes with opset ${call.spec.broadcastSince}): ` +
         `${showShape(checked[i].shape)} vs input 0's ${showShape(first)}`);
     }
   }
   return first;
 }
 
-function checkOptions(call: Call, options: unknown = {}): OpOptions {
+function checkOptions(call: Call, options: unknown = NO_OPTIONS): OpOptions {
   if (options === null || typeof options !== 'object') fail(call, 'INVALID_ARGUMENT', 'options must be an object: { opset?, out? }');
+  for (const key in options) {
+    if (key !== 'opset' && key !== 'out' && (key !== 'transfer' || !call.owner.remote)) fail(call, 'INVALID_ARGUMENT', `unknown option ${JSON.stringify(key)}`);
+  }
   return options as OpOptions;
 }
+
+const NO_OPTIONS: OpOptions = {};
 
 /** `out`, if given: a live wasm tensor of this instance or a typed array. */
 function checkOut(call: Call, out: unknown): WasmTensor | ArrayBufferView | undefined {

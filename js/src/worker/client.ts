@@ -8,13 +8,13 @@
  */
 import type { DTypeInfo, TypedArray, DType, copyInto as CopyInto, bufferOf as BufferOf, byteOffsetOf as ByteOffsetOf } from '../dtypes.js';
 import type { OnnxOpsError as OnnxOpsErrorClass } from '../errors.js';
-import type { WasmTensor } from '../api/tensor.js';
+import type { WasmTensor } from '../core/tensor.js';
 import type { Ops } from '../api/ops.js';
-import type { OpName } from '../check/opsets.js';
-import type { OpOptions, PlainTensorLike, Result, TensorLike } from '../api/types.js';
+import type { OpName } from '../core/call.js';
+import type { OpOptions, PlainTensorLike, Result, TensorLike } from '../core/types.js';
 import type { Backend, BackendName, MemoryStats } from '../backend/backend.js';
-import type { Call } from '../call.js';
-import type { CheckedInput, checkOwnTensor as CheckOwnTensor } from '../check/input.js';
+import type { Call, CheckedInput } from '../core/call.js';
+import type { checkOwnTensor as CheckOwnTensor } from '../check/input.js';
 import type { Reply, Request, WireError, WireInput, WorkerInit } from './protocol.js';
 import { nodeWorkerFile, workerThreads } from './node.js';
 

@@ -6,6 +6,8 @@
  * page already, so here they are the sync API's calls on clean inputs.
  */
 import { OnnxOpsError, WasmTensor, createOps, type Ops } from '../index.js';
+import { OP_SPECS, type OpName } from '../core/spec.js';
+import type { Result } from '../core/types.js';
 import type { Reply, Request, WireError } from './protocol.js';
 import { workerThreads } from './node.js';
 
@@ -41,7 +43,9 @@ void parent().then((port) => {
       case 'call': {
         const inputs = m.inputs.map((w) => (typeof w === 'number' ? tensor(w) : w));
         const options = { opset: m.opset, out: m.out ? tensor(m.out) : undefined };
-        const r = m.op === 'Max' ? o.max(inputs, options) : o.relu(inputs[0], options);
+        // The op's method (its name in lower case), given its input or its list of inputs, by its arity.
+        const method = o[m.op.toLowerCase() as Lowercase<OpName>] as (a: unknown, options: object) => Result | WasmTensor;
+        const r = method.call(o, OP_SPECS[m.op].arity === 'unary' ? inputs[0] : inputs, options);
         if (r instanceof WasmTensor) {
           if (m.result) tensors.set(m.result, r);
           return [undefined, []];

@@ -8,6 +8,7 @@
 import type { DType, TypedArray } from '../dtypes.js';
 import type { ErrorCode, InputRef } from '../errors.js';
 import type { MemoryStats, BackendName } from '../backend/backend.js';
+import type { OpName } from '../core/spec.js';
 
 /** createOps()'s options as the worker's own createOps() takes them (no `worker`). */
 export interface WorkerInit {
@@ -21,7 +22,7 @@ export type WireInput = number | { dtype: DType; shape: number[]; data: TypedArr
 export type Request =
   | WorkerInit
   /** An op: `out` a handle, or none; `result` the handle for a new tensor result. */
-  | { t: 'call'; id: number; op: 'Max' | 'Relu'; opset: number | undefined; inputs: WireInput[]; out: number; result: number }
+  | { t: 'call'; id: number; op: OpName; opset: number | undefined; inputs: WireInput[]; out: number; result: number }
   | { t: 'tensor'; id: number; h: number; dtype: DType; shape: number[]; data: TypedArray | undefined }
   | { t: 'read'; id: number; h: number }
   | { t: 'stats'; id: number }

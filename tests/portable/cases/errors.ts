@@ -26,6 +26,7 @@ const CASES: ErrorCase[] = [
   { name: 'an unknown dtype', op: 'Relu', code: 'UNKNOWN_DTYPE', input: 0, call: (o) => o.relu({ dtype: 'complex64', shape: [1], data: new Float32Array(1) }), mentions: ['"complex64"'] },
   { name: 'opset 0', op: 'Max', code: 'INVALID_OPSET', input: undefined, call: (o) => o.max([f32([1])], { opset: 0 }), mentions: ['opset'] },
   { name: 'a typed array of the wrong class', op: 'Relu', code: 'INVALID_ARGUMENT', input: 0, call: (o) => o.relu({ dtype: 'float32', shape: [2], data: new Float64Array(2) }), mentions: ['Float32Array', 'Float64Array'] },
+  { name: 'an unknown op option', op: 'Max', code: 'INVALID_ARGUMENT', input: undefined, call: (o) => o.max([f32([1])], { foo: 1 } as never), mentions: ['unknown option', '"foo"'] },
   { name: 'null in place of a tensor', op: 'Max', code: 'INVALID_ARGUMENT', input: 1, call: (o) => o.max([f32([1]), null as never]), mentions: ['null'] },
   { name: 'more elements than 2^53', op: 'Relu', code: 'TOO_LARGE', input: 0, call: (o) => o.relu({ dtype: 'float32', shape: [2 ** 31, 2 ** 31, 2 ** 31], data: new Float32Array(1) }), mentions: ['2^53'] },
   { name: 'a tensor larger than wasm memory', op: 'tensor', code: 'TOO_LARGE', call: (o) => o.tensor('float32', [2 ** 20, 2 ** 12]), mentions: ['4 GiB'] },
@@ -37,8 +38,14 @@ const CASES: ErrorCase[] = [
   } },
 ];
 
+/** The worker form's `transfer` option, which the sync form does not take. */
+const SYNC_TRANSFER: ErrorCase = { name: 'transfer on the sync form', op: 'Relu', code: 'INVALID_ARGUMENT', input: undefined,
+  call: (o) => o.relu(f32([1]), { transfer: true } as never), mentions: ['unknown option', '"transfer"'] };
+
 export function errorCases(lib: Lib, ops: () => Promise<Ops>, env: Env): Case[] {
-  const cases: Case[] = CASES.map((c): Case => ({ name: `error ${c.code}: ${c.name}`, run: async () => {
+  const form = env.form ?? 'sync';
+  const all = form === 'sync' ? [...CASES, SYNC_TRANSFER] : CASES;
+  const cases: Case[] = all.map((c): Case => ({ name: `error ${c.code}: ${c.name}`, run: async () => {
     const o = await ops();
     const before = await o.memoryStats();
     await failsOnnx(lib, c.op, () => c.call(o), c);

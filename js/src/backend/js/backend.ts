@@ -9,14 +9,14 @@
  * checks (WasmTensor, OnnxOpsError) from the core that loads it, rather than
  * carrying copies of its own.
  */
-import type { WasmTensor } from '../../api/tensor.js';
-import type { Result } from '../../api/types.js';
-import type { Call } from '../../call.js';
+import type { WasmTensor } from '../../core/tensor.js';
+import type { Result } from '../../core/types.js';
+import type { Call } from '../../core/call.js';
 import type { DTypeInfo, TypedArray, TypedArrayConstructor } from '../../dtypes.js';
 import type { InputRef, OnnxOpsError } from '../../errors.js';
 import type { Backend, MemoryStats } from '../backend.js';
 import { MAX_ALLOCATION, presentData, shapeOwner } from '../shared.js';
-import { type KernelOperand, type Storage, maxInto, reluInto } from './kernels.js';
+import { KERNELS, type KernelOperand, type Storage } from './kernels.js';
 
 /** What the core lends the backend: its classes, and its readers of a typed array's storage. */
 export interface JsCore {
@@ -80,8 +80,7 @@ export class JsBackend implements Backend {
   }
 
   #compute(call: Call, operands: readonly KernelOperand[], out: Storage): void {
-    if (call.op === 'Relu') reluInto(call.info.name, call.size, operands[0], out);
-    else maxInto(call.info.name, operands, call.shape, out);
+    KERNELS[call.op](call.info.name, operands, call.shape, out);
   }
 
   #storage(address: number, length: number): Storage {

@@ -22,6 +22,8 @@
  * merged dim.
  */
 
+import type { OpName } from '../../core/spec.js';
+
 /** The dtypes these kernels take (the library's twelve). */
 export type KernelDType =
   | 'float32' | 'float64' | 'float16' | 'bfloat16'
@@ -305,3 +307,9 @@ export function maxInto(dtype: KernelDType, inputs: readonly KernelOperand[], ou
     }
   }
 }
+
+/** Each op's kernel, by the spec table's name: out = op(inputs) of `outShape` (its element count out.length). */
+export const KERNELS: Readonly<Record<OpName, (dtype: KernelDType, inputs: readonly KernelOperand[], outShape: readonly number[], out: Storage) => void>> = {
+  Max: maxInto,
+  Relu: (dtype, inputs, _shape, out) => reluInto(dtype, out.length, inputs[0], out),
+};

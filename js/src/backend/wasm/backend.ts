@@ -7,10 +7,10 @@
  */
 import { type TypedArray, type TypedArrayConstructor, type DTypeInfo, copyInto } from '../../dtypes.js';
 import type { InputRef } from '../../errors.js';
-import { WasmTensor } from '../../api/tensor.js';
-import type { Result } from '../../api/types.js';
-import type { Call } from '../../call.js';
-import { broadcastChecked, elementCount } from '../../check/shape.js';
+import { WasmTensor } from '../../core/tensor.js';
+import type { Result } from '../../core/types.js';
+import type { Call } from '../../core/call.js';
+import { broadcastChecked, elementCount } from '../../core/shape.js';
 import type { OnnxOpsModule } from '../../wasm/onnx-ops-wasm.js';
 import type { Backend, BackendName, MemoryStats } from '../backend.js';
 import { presentData, shapeOwner } from '../shared.js';

@@ -5,7 +5,7 @@
  */
 import type { DTypeInfo } from '../../dtypes.js';
 import { type ErrorCode, OnnxOpsError } from '../../errors.js';
-import type { OpName } from '../../check/opsets.js';
+import type { OpName } from '../../core/call.js';
 import {
   CALL_DTYPE, CALL_INPUTS, CALL_N, CALL_OUT, CALL_OUT_SHAPE, CALL_SHAPES, CALL_WORDS, DIM_WORDS, SHAPE_DIMS, SHAPE_RANK,
   SHAPE_WORDS, STATUS_BAD_ARITY, STATUS_BAD_DTYPE, STATUS_BAD_SHAPE, STATUS_INCOMPATIBLE, STATUS_OK, STATUS_OUT_SHAPE_MISMATCH,

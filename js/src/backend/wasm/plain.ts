@@ -8,7 +8,7 @@
 import type { DescriptorBlock, KernelOp, Operand } from './descriptor.js';
 import type { TypedArray } from '../../dtypes.js';
 import { KeptBlock, type WasmMemory, freshArray } from './memory.js';
-import { elementCount } from '../../check/shape.js';
+import { elementCount } from '../../core/shape.js';
 
 /**
  * Default bytes of wasm memory the plain path may use for one call: 256 KiB,

@@ -5,12 +5,20 @@
  * it, to the backend, which runs it, as the C++ `onnx_ops::Call` carries a
  * call into the kernels.
  */
-import { DTYPE_INFO, type DTypeInfo } from './dtypes.js';
-import type { Backend } from './backend/backend.js';
-import { WasmTensor } from './api/tensor.js';
-import type { CheckedInput } from './check/input.js';
-import type { OutArray } from './check/out.js';
-import type { OpName } from './check/opsets.js';
+import { DTYPE_INFO, type DTypeInfo, type TypedArray } from '../dtypes.js';
+import { type CheckedInput, type TensorHost, WasmTensor } from './tensor.js';
+import { OP_SPECS, type OpName, type OpSpec } from './spec.js';
+
+export type { CheckedInput };
+
+export type { OpName };
+
+/** A typed array `out` (check/out.ts): as the caller gave it (the result's data), its storage array, and whether it is staged. */
+export interface OutArray {
+  readonly given: ArrayBufferView;
+  readonly data: TypedArray;
+  readonly staged: boolean;
+}
 
 /**
  * What the checks of one call share: the op its errors name, and the
@@ -19,7 +27,7 @@ import type { OpName } from './check/opsets.js';
  */
 export interface CheckScope {
   readonly op: string;
-  readonly owner: Backend | undefined;
+  readonly owner: TensorHost | undefined;
 }
 
 /**
@@ -68,7 +76,12 @@ export class Call implements CheckScope {
    * @param owner the instance whose wasm tensors the call takes.
    * @param op the op, for which the record serves call after call.
    */
-  constructor(readonly owner: Backend, readonly op: OpName) {}
+  constructor(readonly owner: TensorHost, readonly op: OpName) {
+    this.spec = OP_SPECS[op];
+  }
+
+  /** The op's row of the spec table. */
+  readonly spec: OpSpec;
 
   /**
    * Whether a call with this opset, `out` and `n` inputs may repeat this one. If so, prepare compares the inputs themselves with this call's

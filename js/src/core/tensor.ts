@@ -2,12 +2,49 @@
  * WasmTensor: a tensor whose data lives in wasm memory, and the marks that
  * recognise one.
  */
-import { type DType, DTYPE_INFO, type TypedArray } from '../dtypes.js';
+import { type DType, type DTypeInfo, DTYPE_INFO, type TypedArray } from '../dtypes.js';
 import { OnnxOpsError, type InputRef } from '../errors.js';
-import type { Backend } from '../backend/backend.js';
-import type { CheckedInput } from '../check/input.js';
 
-/** @internal The key of a wasm tensor's input record (check/input.ts's CheckedInput), made once with it. */
+/**
+ * An input after validation (check/input.ts): either plain data, or a live
+ * wasm tensor. Every CheckedInput has all seven fields (one of data and
+ * tensor undefined): one object shape, so the call path's reads of them
+ * never miss. Never written after it is made: a wasm tensor's serves every
+ * call of it.
+ */
+export interface CheckedInput {
+  readonly info: DTypeInfo; // the dtype
+  readonly shape: readonly number[];
+  readonly size: number;
+  readonly data: TypedArray | undefined; // plain inputs: the dtype's storage array (see check/input.ts's storageView: read it only through dtypes.ts)
+  readonly tensor: WasmTensor | undefined;
+  readonly address: number; // a wasm tensor's address in wasm memory; -1 for plain data
+  readonly buffer: ArrayBufferLike | undefined; // plain inputs: the buffer of the caller's array, read once (see checkPlainOut)
+}
+
+/**
+ * What a tensor needs of the backend that holds it (backend/backend.ts's
+ * Backend is one): its data, read or viewed, and freeing it.
+ */
+export interface TensorHost {
+  /**
+   * The ArrayBuffer that views of its tensors' data (WasmTensor.data) lie in,
+   * if a call may detach them (wasm memory grows): plain inputs viewing it
+   * are copied before the call, and a typed-array `out` may not be one of
+   * them. Undefined when there is none.
+   */
+  readonly memoryBuffer: ArrayBufferLike | undefined;
+  /** True for the worker form's page side: its tensors live in a worker. */
+  readonly remote?: boolean;
+  /** Frees a tensor's storage (a tensor's dispose()); an address it did not give is ignored. */
+  free(address: number): void;
+  /** A live view of `length` elements of the storage at `address` (WasmTensor.data: writes change the tensor). */
+  view(info: DTypeInfo, address: number, length: number): TypedArray;
+  /** A fresh, caller-owned copy of `length` elements at `address` (WasmTensor.toPlain). */
+  read(info: DTypeInfo, address: number, length: number): TypedArray;
+}
+
+/** @internal The key of a wasm tensor's input record (CheckedInput), made once with it. */
 export const CHECKED: unique symbol = Symbol('onnx-ops-wasm checked');
 /**
  * The mark of a WasmTensor of any copy of this library: its ES module and
@@ -40,7 +77,7 @@ const DISPOSE: typeof Symbol.dispose = (Symbol.dispose ?? Symbol.for('Symbol.dis
  * to make.
  */
 export class WasmTensor {
-  readonly #backend: Backend;
+  readonly #backend: TensorHost;
   #address: number; // -1 once disposed (the only field that changes)
   /**
    * What checkInput (check/input.ts) returns for it: the same for every call,
@@ -59,7 +96,7 @@ export class WasmTensor {
    * itself (an op's result of an input's shape), whose shape arrays, never
    * modified, the new one shares rather than copies.
    */
-  constructor(backend: Backend, dtype: DType, shape: readonly number[], size: number, address: number, like?: WasmTensor) {
+  constructor(backend: TensorHost, dtype: DType, shape: readonly number[], size: number, address: number, like?: WasmTensor) {
     this.#backend = backend;
     this.#address = address;
     const info = DTYPE_INFO[dtype];
@@ -82,12 +119,12 @@ export class WasmTensor {
   }
 
   /** @internal Whether x is a live WasmTensor of `backend` (one brand check, for every call's inputs). */
-  static isLive(x: object, backend: Backend | undefined): boolean {
+  static isLive(x: object, backend: TensorHost | undefined): boolean {
     return #address in x && x.#backend === backend && x.#address >= 0;
   }
 
   /** @internal Its backend (read only once WasmTensor.is(this) holds, or after assertLive). */
-  get backend(): Backend {
+  get backend(): TensorHost {
     return this.#backend;
   }
 

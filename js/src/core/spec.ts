@@ -1,0 +1,35 @@
+/**
+ * The operators as data: one row per ONNX operator, from which the opset
+ * checks (check/opsets.ts), the preparing of a call (check/prepare.ts), the
+ * Ops methods' records (api/ops.ts), the js backend's dispatch and the
+ * worker's requests derive. The dtypes are the ONNX operator pages'.
+ */
+import { type DType, FLOAT_DTYPES, INT_DTYPES, UINT_DTYPES } from '../dtypes.js';
+
+export interface OpSpec {
+  /** Its since-versions, oldest first, each with the dtypes it takes. */
+  readonly versions: readonly (readonly [since: number, dtypes: readonly DType[]])[];
+  /** 'variadic': 1..N inputs of one dtype, in an array (Max); 'unary': exactly one input (Relu). */
+  readonly arity: 'variadic' | 'unary';
+  /** A variadic op's version from which inputs broadcast (numpy); before it they share one shape. */
+  readonly broadcastSince?: number;
+}
+
+const F = FLOAT_DTYPES;
+const FB: readonly DType[] = [...F, 'bfloat16'];
+const N: readonly DType[] = [...INT_DTYPES, ...UINT_DTYPES];
+
+export const OP_SPECS = {
+  Max: { arity: 'variadic', broadcastSince: 8, versions: [[1, F], [6, F], [8, F], [12, [...F, ...N]], [13, [...FB, ...N]]] },
+  Relu: { arity: 'unary', versions: [[1, F], [6, F], [13, FB], [14, [...FB, ...INT_DTYPES]]] },
+} as const satisfies Record<string, OpSpec>;
+
+/** The operators. */
+export type OpName = keyof typeof OP_SPECS;
+
+export const OP_NAMES = Object.keys(OP_SPECS) as OpName[];
+
+/** Whether x names an operator. */
+export function isOpName(x: unknown): x is OpName {
+  return (OP_NAMES as unknown[]).includes(x);
+}
