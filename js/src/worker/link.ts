@@ -50,7 +50,7 @@ export async function start(OnnxOpsErrorClass: typeof OnnxOpsError, startWebWork
 /** The worker: Node's worker_threads (and Deno's and Bun's) in server runtimes, a module Worker in browsers. */
 function connect(startWebWorker: () => Worker): Link {
   const wt = workerThreads();
-  if (!wt) return webLink(startWebWorker());
+  if (!wt) return webLink(startIn(startWebWorker));
   const worker = new wt.Worker(nodeWorkerFile(WORKER_FILE), { name: 'onnx-ops-wasm' });
   return {
     post: (m, t) => worker.postMessage(m, t),
@@ -62,6 +62,17 @@ function connect(startWebWorker: () => Worker): Link {
     terminate: () => worker.terminate(),
     hold: (on) => (on ? worker.ref() : worker.unref()),
   };
+}
+
+/** startWebWorker(), what the engine lacks for it said as such, not as a missing file. */
+function startIn(startWebWorker: () => Worker): Worker {
+  if (typeof Worker !== 'function') throw new Error('this engine has neither Worker nor node:worker_threads');
+  if (typeof URL !== 'function') throw new Error('this engine has no URL, to locate the worker\'s file');
+  try {
+    return startWebWorker();
+  } catch (e) {
+    throw e instanceof TypeError && /URL/.test(e.message) ? new Error(`no URL for the worker's file (import.meta.url is empty in a CommonJS bundle): ${e.message}`) : e;
+  }
 }
 
 function webLink(worker: Worker): Link {
