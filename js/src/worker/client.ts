@@ -146,21 +146,18 @@ export class WorkerOps {
    * sync API's (an error rejects in turn), then sent.
    */
   #op(op: OpName, a: unknown, options: unknown, count: number): Promise<Result | WasmTensor> {
-    const requests = this.#requests;
-    const closed = requests.refuse(op);
-    if (closed) return closed;
-    const { OnnxOpsError, prepareUnary, prepareVariadic } = this.#lent;
-    const core = this.#core;
-    const p = core.take(op);
-    try {
+    return this.#checked(op, () => {
+      const { OnnxOpsError, prepareUnary, prepareVariadic } = this.#lent;
       const t = options !== null && typeof options === 'object' ? (options as TransferOption).transfer : undefined;
       if (t !== undefined && typeof t !== 'boolean') throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined, `transfer must be a boolean, got ${typeof t}`);
-      return core.impl.run(p.spec.arity === 'unary' ? prepareUnary(p, a, options, count) : prepareVariadic(p, a, options), t ? TRANSFER : undefined);
-    } catch (e) {
-      return requests.inTurn(e);
-    } finally {
-      core.done(p);
-    }
+      const core = this.#core;
+      const p = core.take(op);
+      try {
+        return core.impl.run(p.spec.arity === 'unary' ? prepareUnary(p, a, options, count) : prepareVariadic(p, a, options), t ? TRANSFER : undefined);
+      } finally {
+        core.done(p);
+      }
+    });
   }
 
   /** A request that `send` makes once its checks pass: refused after close(); a failed check rejects in its turn. */
