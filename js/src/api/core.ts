@@ -27,9 +27,9 @@ export class OpsCore<Async extends boolean = false> {
     this.calls = calls;
   }
 
-  /** The record a call of `op` fills: the op's own, or for a call made within another, a new one. */
-  take(op: OpName): Call {
-    return this.#depth++ === 0 ? this.calls[op] : new Call(this.impl, op);
+  /** The record a call fills: the op's own (`own`), or for a call made within another, a new one. */
+  take(own: Call): Call {
+    return this.#depth++ === 0 ? own : new Call(this.impl, own.op);
   }
 
   /** The call in record `p` is over. */

@@ -42,9 +42,9 @@ export class Ops {
   max(inputs: readonly TensorLike[], options?: OpOptions): Result | WasmTensor;
   max(inputs: readonly TensorLike[], options?: OpOptions): Result | WasmTensor {
     const c = this.#core;
-    const p = c.take('Max');
+    const p = c.take(c.calls.Max);
     try {
-      return c.impl.run(prepareVariadic(p, inputs, options));
+      return this.impl.run(prepareVariadic(p, inputs, options));
     } finally {
       c.done(p);
     }
@@ -57,9 +57,9 @@ export class Ops {
   relu(input: TensorLike, options?: OpOptions): Result | WasmTensor;
   relu(input: TensorLike, options?: OpOptions): Result | WasmTensor {
     const c = this.#core;
-    const p = c.take('Relu');
+    const p = c.take(c.calls.Relu);
     try {
-      return c.impl.run(prepareUnary(p, input, options, arguments.length));
+      return this.impl.run(prepareUnary(p, input, options, arguments.length));
     } finally {
       c.done(p);
     }

@@ -151,7 +151,7 @@ export class WorkerOps {
       const t = options !== null && typeof options === 'object' ? (options as TransferOption).transfer : undefined;
       if (t !== undefined && typeof t !== 'boolean') throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined, `transfer must be a boolean, got ${typeof t}`);
       const core = this.#core;
-      const p = core.take(op);
+      const p = core.take(core.calls[op]);
       try {
         return core.impl.run(p.spec.arity === 'unary' ? prepareUnary(p, a, options, count) : prepareVariadic(p, a, options), t ? TRANSFER : undefined);
       } finally {
