@@ -6,7 +6,7 @@
  * codes (src/status.h's `Status`). tests/js/abi.test.ts checks them against
  * those files. descriptor.ts writes the layout; exports.ts calls the entry.
  */
-import type { OpName } from '../../check/opsets.js';
+import type { OpName } from '../../core/spec.js';
 
 
 /** `onnx_ops::Call`'s fields, at these byte offsets. */
