@@ -23,7 +23,7 @@ step bash tests/fuzz/run.sh 60
 step node bench/check.mjs   # every benchmark workload, checked against the oracle (the tests' reference)
 step node --test tests/docs/docs.test.mjs   # docs/PERFORMANCE.md's size and the links into it
 step npx tsc -p tsconfig.json
-step npx jest --ci
+step npx jest --ci --maxWorkers=2   # both cores: on two, Jest would run its suites one by one
 step node --test tests/browsers/drivers.test.mjs
 step node --test tests/e2e/demo.e2e.mjs
 step node --test tests/package/run.mjs
