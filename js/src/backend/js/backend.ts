@@ -16,7 +16,7 @@ import type { DTypeInfo, TypedArray, TypedArrayConstructor } from '../../dtypes.
 import type { InputRef, OnnxOpsError } from '../../errors.js';
 import type { Backend, MemoryStats } from '../backend.js';
 import { MAX_ALLOCATION, presentData, shapeOwner } from '../shared.js';
-import { KERNELS, type KernelOperand, type Storage } from './kernels.js';
+import { type KernelOperand, opInto, type Storage } from './kernels.js';
 
 /** What the core lends the backend: its classes, and its readers of a typed array's storage. */
 export interface JsCore {
@@ -80,7 +80,7 @@ export class JsBackend implements Backend {
   }
 
   #compute(call: Call, operands: readonly KernelOperand[], out: Storage): void {
-    KERNELS[call.op](call.info.name, operands, call.shape, out);
+    opInto(call.op, call.info.name, operands, call.shape, out);
   }
 
   #storage(address: number, length: number): Storage {
