@@ -12,6 +12,8 @@ module.exports = {
   },
   moduleNameMapper: {
     '^onnx-ops-wasm$': '<rootDir>/dist/cjs/index.js',
+    // js/src's own '.js' specifiers, for the tests that read a source module (abi.ts) directly.
+    '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 60000,
 };

@@ -14,10 +14,6 @@ export type TypedArray =
   | Int8Array | Int16Array | Int32Array | BigInt64Array
   | Uint8Array | Uint16Array | Uint32Array | BigUint64Array;
 
-export const FLOAT_DTYPES: readonly DType[] = ['float16', 'float32', 'float64'];
-export const INT_DTYPES: readonly DType[] = ['int8', 'int16', 'int32', 'int64'];
-export const UINT_DTYPES: readonly DType[] = ['uint8', 'uint16', 'uint32', 'uint64'];
-
 export type TypedArrayConstructor = {
   new (length: number): TypedArray;
   new (buffer: ArrayBufferLike, byteOffset: number, length: number): TypedArray;

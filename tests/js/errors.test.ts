@@ -29,6 +29,27 @@ describe('typed errors', () => {
     expect(Array.from(plain(ops.relu(new Float32Array([-1, 1]))).data as Float32Array)).toEqual([0, 1]);
   });
 
+  test('an unknown option is refused by every call that is not a repeat of the op\'s last zero-copy call', async () => {
+    const ops = await getOps();
+    const x = ops.tensor('float32', [4], new Float32Array([-1, 2, -3, 4]));
+    const y = ops.tensor('float32', [4], new Float32Array([1, 1, 1, 1]));
+    const out = ops.tensor('float32', [4]);
+    ops.relu(x, { out, opset: 14 });
+    ops.max([x, y], { out });
+    // Calls that differ from the op's last one (another input, opset or out) are checked in full.
+    for (const call of [() => ops.relu(y, { out, opset: 14, opest: 13 } as never), () => ops.max([y, x], { out, foo: 1 } as never),
+      () => ops.relu(x, { out, opset: 13, opest: 13 } as never), () => ops.max([x, y], { foo: 1 } as never)]) {
+      const e = thrown(call);
+      expect(e.code).toBe('INVALID_ARGUMENT');
+      expect(e.message).toMatch(/unknown option "(opest|foo)"/);
+    }
+    // The documented exception (docs/API.md): the very same call again is not re-checked, its options are read as before.
+    ops.relu(x, { out, opset: 14 });
+    expect(() => ops.relu(x, { out, opset: 14, opest: 13 } as never)).not.toThrow();
+    expect(Array.from(out.data as Float32Array)).toEqual([0, 2, 0, 4]);
+    for (const t of [x, y, out]) t.dispose();
+  });
+
   test('out of the wrong shape or dtype, or not a wasm tensor', async () => {
     const ops = await getOps();
     const a = ops.tensor('float32', [2, 2]);

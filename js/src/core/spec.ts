@@ -4,7 +4,7 @@
  * Ops methods' records (api/ops.ts), the js backend's dispatch and the
  * worker's requests derive. The dtypes are the ONNX operator pages'.
  */
-import { type DType, FLOAT_DTYPES, INT_DTYPES, UINT_DTYPES } from '../dtypes.js';
+import type { DType } from '../dtypes.js';
 
 export interface OpSpec {
   /** Its since-versions, oldest first, each with the dtypes it takes. */
@@ -15,13 +15,15 @@ export interface OpSpec {
   readonly broadcastSince?: number;
 }
 
-const F = FLOAT_DTYPES;
+// The operator pages' type lists: the IEEE floats (bfloat16 comes with version 13 of each op), signed and unsigned integers.
+const F: readonly DType[] = ['float16', 'float32', 'float64'];
 const FB: readonly DType[] = [...F, 'bfloat16'];
-const N: readonly DType[] = [...INT_DTYPES, ...UINT_DTYPES];
+const I: readonly DType[] = ['int8', 'int16', 'int32', 'int64'];
+const N: readonly DType[] = [...I, 'uint8', 'uint16', 'uint32', 'uint64'];
 
 export const OP_SPECS = {
   Max: { arity: 'variadic', broadcastSince: 8, versions: [[1, F], [6, F], [8, F], [12, [...F, ...N]], [13, [...FB, ...N]]] },
-  Relu: { arity: 'unary', versions: [[1, F], [6, F], [13, FB], [14, [...FB, ...INT_DTYPES]]] },
+  Relu: { arity: 'unary', versions: [[1, F], [6, F], [13, FB], [14, [...FB, ...I]]] },
 } as const satisfies Record<string, OpSpec>;
 
 /** The operators. */

@@ -6,7 +6,7 @@
  * codes (src/status.h's `Status`). tests/js/abi.test.ts checks them against
  * those files. descriptor.ts writes the layout; exports.ts calls the entry.
  */
-import type { OpName } from '../../check/opsets.js';
+import { OP_NAMES, type OpName } from '../../core/spec.js';
 
 
 /** `onnx_ops::Call`'s fields, at these byte offsets. */
@@ -21,8 +21,8 @@ export const CALL_BYTES = 32;
 /** The Call in int32 words, padded to a dim's 8 bytes (what follows it in the descriptor is aligned). */
 export const CALL_WORDS = 8;
 
-/** Each op's id, the descriptor's op field (src/ops.h's `OpId`). */
-export const OP_ID: Readonly<Record<OpName, number>> = { Max: 0, Relu: 1 };
+/** Each op's id, the descriptor's op field (src/ops.h's `OpId`): its row's place in the spec table. */
+export const OP_ID = Object.fromEntries(OP_NAMES.map((op, i) => [op, i])) as Readonly<Record<OpName, number>>;
 
 /** `onnx_ops::Shape`'s fields, at these byte offsets. */
 export const SHAPE_DIMS = 0; // const int64_t*: the dims

@@ -3,6 +3,7 @@
  * plain functions.
  */
 import type { OnnxOpsModule } from '../../wasm/onnx-ops-wasm.js';
+import { OP_NAMES, type OpName } from '../../core/spec.js';
 
 /**
  * The module's entry points as plain functions, read once. The glue's
@@ -11,37 +12,41 @@ import type { OnnxOpsModule } from '../../wasm/onnx-ops-wasm.js';
  * through it cost a small call's time over again.
  */
 export interface WasmExports {
-  readonly max: (call: number) => number;
-  readonly relu: (call: number) => number;
+  /** Each op's entry, `_onnx_ops_<op in lower case>` (bindings/bindings.cpp): a status for a call descriptor. */
+  readonly entries: Readonly<Record<OpName, (call: number) => number>>;
   readonly alloc: (bytes: number) => number;
   readonly release: (address: number) => void;
   readonly heapInUse: () => number;
   readonly simd: () => number;
 }
 
+/** An op's entry in the module, by the spec table's name. */
+const entryOf = (m: OnnxOpsModule, op: OpName) =>
+  (m as unknown as Record<string, ((call: number) => number) | undefined>)[`_onnx_ops_${op.toLowerCase()}`];
+
 /**
  * The entry points of a loaded module. Each export is called once first, so
- * that the glue puts the wasm function in its place: Max and Relu with a
- * descriptor of no inputs, which they refuse before reading anything else.
+ * that the glue puts the wasm function in its place: each op's with a
+ * descriptor of no inputs, which it refuses before reading anything else.
  */
 export function exportsOf(m: OnnxOpsModule): WasmExports {
   const probe = m._onnx_ops_alloc(16);
   if (probe === 0) throw new Error('onnx-ops-wasm: the module cannot allocate 16 bytes');
   new Int32Array(m.HEAPU8.buffer, probe, 2).set([1, 0]); // a Call's dtype (float32) and n (no inputs)
-  m._onnx_ops_max(probe);
-  m._onnx_ops_relu(probe);
+  const entries = {} as Record<OpName, (call: number) => number>;
+  for (const op of OP_NAMES) {
+    entryOf(m, op)!(probe);
+    entries[op] = entryOf(m, op)!;
+  }
   m._onnx_ops_release(probe);
   m._onnx_ops_heap_in_use();
   m._onnx_ops_simd();
-  return {
-    max: m._onnx_ops_max, relu: m._onnx_ops_relu, alloc: m._onnx_ops_alloc, release: m._onnx_ops_release,
-    heapInUse: m._onnx_ops_heap_in_use, simd: m._onnx_ops_simd,
-  };
+  return { entries, alloc: m._onnx_ops_alloc, release: m._onnx_ops_release, heapInUse: m._onnx_ops_heap_in_use, simd: m._onnx_ops_simd };
 }
 
-/** Whether a loaded module is this package's (has its entries). */
+/** Whether a loaded module is this package's (has every op's entry). */
 export const isOpsModule = (m: OnnxOpsModule): boolean =>
-  typeof m._onnx_ops_max === 'function' && typeof m._onnx_ops_simd === 'function';
+  typeof m._onnx_ops_simd === 'function' && OP_NAMES.every((op) => typeof entryOf(m, op) === 'function');
 
 /** A 16-byte aligned block of `bytes`, or 0 when wasm memory cannot grow to it. */
 export const wasmAlloc = (w: WasmExports, bytes: number): number => w.alloc(bytes) >>> 0;
