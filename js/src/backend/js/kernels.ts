@@ -227,10 +227,13 @@ const BYTES: Readonly<Record<KernelDType, number>> = {
 type Op = { readonly fold: Sense } | { readonly map: 'keep' };
 
 /** Each op of the spec table, as data: a new selecting op (Min: fold -1) is a row here and nothing else. */
-const OPS: Readonly<Record<OpName, Op>> = {
+const OPS = {
   Max: { fold: 0 },
   Relu: { map: 'keep' },
-};
+} as const satisfies Record<OpName, Op>;
+
+/** The ops the kernels run: every op of the spec table (checked above), and any row ahead of it. */
+export type KernelOp = keyof typeof OPS;
 
 /**
  * How the output is walked: its dims with size-1 dims dropped and dims that
@@ -285,8 +288,8 @@ const TILE = 2048;
  * folded left to right so that the first NaN wins. `out` may be an input of
  * the output's size (in place); it must not partly overlap any input.
  */
-export function opInto(op: OpName, dtype: KernelDType, inputs: readonly KernelOperand[], outShape: readonly number[], out: Storage): void {
-  const row = OPS[op];
+export function opInto(op: KernelOp, dtype: KernelDType, inputs: readonly KernelOperand[], outShape: readonly number[], out: Storage): void {
+  const row: Op = OPS[op];
   const k = KINDS[dtype];
   if (out.length === 0 || inputs.length === 0) return;
   if ('map' in row) k[row.map](out.length, k.views(inputs[0]), k.views(out));
