@@ -20,10 +20,11 @@
  * its operands is the sense of its order (Max: the larger wins), and a unary
  * op names the kind's flat loop (Relu: keep or zero). Each element kind has
  * one selection row loop, over a run where each operand steps by 0 (one
- * value) or 1, that applies a sense to its keys, and one walk (opInto)
- * serves every op: ops as data rather than element functions, as V8 shares
- * type feedback among closures of one function literal, so a shared loop
- * calling per-op functions would turn polymorphic and slow.
+ * value) or 1, made at load for each sense, and one walk (opInto) serves
+ * every op: ops as data rather than element functions, as V8 shares type
+ * feedback among closures of one function literal, so a shared loop calling
+ * per-op functions would turn polymorphic and slow; the sense is a closure
+ * constant, which V8 folds where it inlines a loop (a parameter cost 5 %).
  */
 
 import type { OpName } from '../../core/spec.js';
@@ -74,16 +75,15 @@ interface Kind {
   views(d: Storage): Views;
   /**
    * out[o + i] = p or q for i < n, p and q the i-th elements of a and b: q
-   * where p is no NaN and q is a NaN or above p in the order of `sense` (0:
-   * the kind's keys' order; -1: reversed, as XOR -1 reverses integers'),
-   * else p (so the first NaN wins, bit for bit).
+   * where p is no NaN and q is a NaN or above p in the order of the kind's
+   * sense, else p (so the first NaN wins, bit for bit).
    */
-  select(n: number, a: Run, b: Run, out: Views, o: number, sense: Sense): void;
+  select(n: number, a: Run, b: Run, out: Views, o: number): void;
   /** out[i] = x[i] where it is a NaN or at or above +0, else +0, for i < n (Relu); out may be x. */
   keep(n: number, x: Views, out: Views): void;
 }
 
-/** The order a selection's winner is chosen by, as a mask XORed into every key: 0, the larger wins; -1, the smaller. */
+/** The order a selection's winner is chosen by, as a mask XORed into every key: 0, the larger wins; -1 (reversing integers' order), the smaller. */
 type Sense = 0 | -1;
 
 /** A view of d's storage as `C`, of `per` C elements per element. */
@@ -107,9 +107,9 @@ const view = <T>(C: new (b: ArrayBufferLike, at: number, n: number) => T, d: Sto
  * would mispredict them.
  */
 const keyedKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'], shift: number, m: number,
-  inf: number, flip: number): Kind => ({
+  inf: number, flip: number, sense: Sense): Kind => ({
   views: (d) => ({ w: view(C, d) }),
-  select(n, a, b, out, o, sense) {
+  select(n, a, b, out, o) {
     let ia = a.at, ib = b.at;
     const sa = a.step, sb = b.step;
     const x = a.v.w, y = b.v.w, r = out.w;
@@ -135,25 +135,25 @@ const keyedKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['
     }
   },
 });
-const intKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'], flip: number) => keyedKind(C, 0, 0, 0, flip);
-const floatKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'], shift: number, inf: number) =>
-  keyedKind(C, shift, 2 ** shift - 1, inf, 0);
+const intKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'], flip: number, sense: Sense) =>
+  keyedKind(C, 0, 0, 0, flip, sense);
+const floatKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'], shift: number, inf: number, sense: Sense) =>
+  keyedKind(C, shift, 2 ** shift - 1, inf, 0, sense);
 
 /**
  * float64: values compared as numbers, bits moved as two int32 words (little
  * endian: the high word, with the sign, second).
  */
-const float64: Kind = {
+const float64 = (sense: Sense): Kind => ({
   views: (d) => ({ w: view(Int32Array, d, 2), f: view(Float64Array, d) }),
-  select(n, a, b, out, o, sense) {
+  select(n, a, b, out, o) {
     let ia = a.at, ib = b.at;
     const sa = a.step, sb = b.step;
     const x = a.v.f!, y = b.v.f!, xw = a.v.w, yw = b.v.w, r = out.w, rf = out.f!;
     for (let i = 0; i < n; i++, ia += sa, ib += sb) {
       const p = x[ia], q = y[ib];
       const k = o + i;
-      // Two numbers: Math.max, or Math.min in reversed order (a branch taken alike every time), through
-      // the float view; a NaN's bits through the words.
+      // Two numbers: Math.max, or Math.min in reversed order, through the float view; a NaN's bits through the words.
       if (p === p && q === q) {
         rf[k] = sense === 0 ? Math.max(p, q) : Math.min(p, q);
       } else if (p !== p) {
@@ -175,12 +175,12 @@ const float64: Kind = {
       r[i + 1] = hi & keep;
     }
   },
-};
+});
 
 /** int64 and uint64 as two int32 words: the high words compare first (signed or not), then the low ones unsigned. */
-const int64 = (signed: boolean): Kind => ({
+const int64 = (signed: boolean, sense: Sense): Kind => ({
   views: (d) => ({ w: view(Int32Array, d, 2) }),
-  select(n, a, b, out, o, sense) {
+  select(n, a, b, out, o) {
     let ia = a.at, ib = b.at;
     const sa = a.step, sb = b.step;
     const x = a.v.w, y = b.v.w, r = out.w;
@@ -208,12 +208,16 @@ const int64 = (signed: boolean): Kind => ({
   },
 });
 
-const KINDS: Readonly<Record<KernelDType, Kind>> = {
-  float32: floatKind(Int32Array, 31, 0x7f800000), float64, float16: floatKind(Int16Array, 15, 0x7c00),
-  bfloat16: floatKind(Int16Array, 15, 0x7f80),
-  int8: intKind(Uint8Array, 0x80), int16: intKind(Uint16Array, 0x8000), int32: intKind(Int32Array, 0), int64: int64(true),
-  uint8: intKind(Uint8Array, 0), uint16: intKind(Uint16Array, 0), uint32: intKind(Int32Array, -0x80000000), uint64: int64(false),
-};
+/** Every kind, its selection in the order of `sense`. */
+const kindsOf = (s: Sense): Readonly<Record<KernelDType, Kind>> => ({
+  float32: floatKind(Int32Array, 31, 0x7f800000, s), float64: float64(s), float16: floatKind(Int16Array, 15, 0x7c00, s),
+  bfloat16: floatKind(Int16Array, 15, 0x7f80, s),
+  int8: intKind(Uint8Array, 0x80, s), int16: intKind(Uint16Array, 0x8000, s), int32: intKind(Int32Array, 0, s), int64: int64(true, s),
+  uint8: intKind(Uint8Array, 0, s), uint16: intKind(Uint16Array, 0, s), uint32: intKind(Int32Array, -0x80000000, s), uint64: int64(false, s),
+});
+
+/** The kinds by sense, made once at load (a unary op's loops are any sense's). */
+const KINDS: Readonly<Record<Sense, Readonly<Record<KernelDType, Kind>>>> = { 0: kindsOf(0), [-1]: kindsOf(-1) };
 
 const BYTES: Readonly<Record<KernelDType, number>> = {
   float32: 4, float64: 8, float16: 2, bfloat16: 2, int8: 1, int16: 2, int32: 4, int64: 8,
@@ -290,14 +294,17 @@ const TILE = 2048;
  */
 export function opInto(op: KernelOp, dtype: KernelDType, inputs: readonly KernelOperand[], outShape: readonly number[], out: Storage): void {
   const row: Op = OPS[op];
-  const k = KINDS[dtype];
   if (out.length === 0 || inputs.length === 0) return;
-  if ('map' in row) k[row.map](out.length, k.views(inputs[0]), k.views(out));
-  else fold(row.fold, k, dtype, inputs, outShape, out);
+  if ('map' in row) {
+    const k = KINDS[0][dtype];
+    k[row.map](out.length, k.views(inputs[0]), k.views(out));
+  } else {
+    fold(KINDS[row.fold][dtype], dtype, inputs, outShape, out);
+  }
 }
 
 /** The walk of a selection (opInto's), apart so that a unary op's short calls stay a few lines. */
-function fold(sense: Sense, k: Kind, dtype: KernelDType, inputs: readonly KernelOperand[], outShape: readonly number[], out: Storage): void {
+function fold(k: Kind, dtype: KernelDType, inputs: readonly KernelOperand[], outShape: readonly number[], out: Storage): void {
   const size = out.length;
   const o = k.views(out);
   // Inputs of the output's size or one value walk the output as one run.
@@ -305,7 +312,7 @@ function fold(sense: Sense, k: Kind, dtype: KernelDType, inputs: readonly Kernel
   if (flat && inputs.length === 2) {
     // The common call, one run: no walk, no odometer.
     const [a, b] = inputs.map((x): Run => ({ v: k.views(x), at: 0, step: x.length === size ? 1 : 0 }));
-    k.select(size, a, b, o, 0, sense);
+    k.select(size, a, b, o, 0);
     return;
   }
   const { dims, steps } = flat ? { dims: [size], steps: inputs.map((x) => [x.length === size ? 1 : 0]) } : walkOf(inputs, outShape);
@@ -321,16 +328,16 @@ function fold(sense: Sense, k: Kind, dtype: KernelDType, inputs: readonly Kernel
   for (let start = 0; start < size; start += run) {
     for (let j = 0; j < runs.length; j++) runs[j].at = at[j];
     if (!tile) {
-      k.select(run, runs[0], runs[runs.length - 1], o, start, sense);
+      k.select(run, runs[0], runs[runs.length - 1], o, start);
     } else {
       // Three or more: a tile at a time, folded in the tile, then stored, so
       // that an input that is also out is read whole before out is written.
       for (let c = 0; c < run; c += TILE) {
         const n = Math.min(TILE, run - c);
         for (let j = 0; j < runs.length; j++) runs[j].at = at[j] + c * runs[j].step;
-        k.select(n, runs[0], runs[1], tile.v, 0, sense);
-        for (let j = 2; j < runs.length; j++) k.select(n, tile, runs[j], tile.v, 0, sense);
-        k.select(n, tile, tile, o, start + c, sense);
+        k.select(n, runs[0], runs[1], tile.v, 0);
+        for (let j = 2; j < runs.length; j++) k.select(n, tile, runs[j], tile.v, 0);
+        k.select(n, tile, tile, o, start + c);
       }
     }
     // The odometer over the outer dims.
