@@ -234,9 +234,9 @@ type Op = { readonly fold: Sense } | { readonly map: 'keep' };
 const OPS = {
   Max: { fold: 0 },
   Relu: { map: 'keep' },
-} as const satisfies Record<OpName, Op>;
+} as const satisfies Record<OpName, Op> & Record<string, Op>;
 
-/** The ops the kernels run: every op of the spec table (checked above), and any row ahead of it. */
+/** The ops the kernels run: every op of the spec table (checked above), and any row ahead of it (a string index lets one in). */
 export type KernelOp = keyof typeof OPS;
 
 /**
