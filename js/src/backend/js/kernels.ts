@@ -24,7 +24,7 @@
  * every op: ops as data rather than element functions, as V8 shares type
  * feedback among closures of one function literal, so a shared loop calling
  * per-op functions would turn polymorphic and slow; the sense is a closure
- * constant, which V8 folds where it inlines a loop (a parameter cost 5 %).
+ * constant, which V8 folds where it inlines a loop (a parameter it keeps).
  */
 
 import type { OpName } from '../../core/spec.js';
