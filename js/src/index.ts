@@ -10,12 +10,10 @@ import createOnnxOpsModule from './wasm/onnx-ops-wasm.js';
 import { Ops } from './api/ops.js';
 import { isOpsModule } from './backend/wasm/exports.js';
 import { WasmBackend } from './backend/wasm/backend.js';
-import { type TypedArrayConstructor, bufferOf, byteOffsetOf, copyInto } from './dtypes.js';
-import { OnnxOpsError } from './errors.js';
-import { WasmTensor } from './core/tensor.js';
+import type { TypedArrayConstructor } from './dtypes.js';
+import { LENT } from './lent.js';
 import type { WorkerOps } from './worker/client.js';
 import { startWebWorker } from './worker/start.js';
-import { checkOwnTensor } from './check/input.js';
 import { type CreateOpsOptions, checkOptions, invalid, unsupported } from './options.js';
 
 /**
@@ -28,7 +26,7 @@ export async function createOps(options: CreateOpsOptions & { worker: true }): P
 export async function createOps(options?: CreateOpsOptions): Promise<Ops | WorkerOps>;
 export async function createOps(options: CreateOpsOptions = {}): Promise<Ops | WorkerOps> {
   const { backend, wasmBinary, scratch, worker, float16 } = checkOptions(options);
-  if (worker) return workerOps({ backend, wasmBinary, scratchBytes: options.scratchBytes, float16Array: options.float16Array });
+  if (worker) return workerOps(options);
   if (backend === 'js') return jsOps(float16);
   // What the engine can run, probed before anything is inflated or compiled:
   // whether it compiles wasm at all (no WebAssembly, a JIT-less mode, or a
@@ -88,14 +86,13 @@ async function scalarOps(scratch: number, float16: TypedArrayConstructor | undef
 /** Ops on the JavaScript kernels, a file of their own that only engines needing them load. */
 async function jsOps(float16: TypedArrayConstructor | undefined): Promise<Ops> {
   const { JsBackend } = await load('backend-js.js', () => import('./backend/js/backend.js'));
-  return new Ops(new JsBackend({ WasmTensor, OnnxOpsError, bufferOf, byteOffsetOf, copyInto }, float16));
+  return new Ops(new JsBackend(LENT, float16));
 }
 
-/** The worker form (worker/client.ts), a file of its own that only it loads; the worker runs createOps(options) itself. */
-async function workerOps(options: CreateOpsOptions): Promise<WorkerOps> {
+/** The worker form (worker/client.ts), a file of its own that only it loads; the worker runs createOps() with the same options, `worker` aside. */
+async function workerOps({ worker: _, ...options }: CreateOpsOptions): Promise<WorkerOps> {
   const { createWorkerOps } = await load('worker-client.js', () => import('./worker/client.js'));
-  const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-  return createWorkerOps({ Ops, WasmTensor, OnnxOpsError, copyInto, bufferOf, byteOffsetOf, checkOwnTensor, startWebWorker: startWebWorker! }, given);
+  return createWorkerOps(LENT, startWebWorker!, options);
 }
 
 export * from './public.js';

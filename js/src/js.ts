@@ -7,10 +7,8 @@
  * WebAssembly or a worker is UNSUPPORTED_ENGINE naming the full entry.
  */
 import { Ops } from './api/ops.js';
-import { WasmTensor } from './core/tensor.js';
 import { JsBackend } from './backend/js/backend.js';
-import { OnnxOpsError } from './errors.js';
-import { bufferOf, byteOffsetOf, copyInto } from './dtypes.js';
+import { LENT } from './lent.js';
 import { type CreateOpsOptions, checkOptions, unsupported } from './options.js';
 import type { WorkerOps } from './worker/client.js';
 
@@ -23,7 +21,7 @@ export async function createOps(options: CreateOpsOptions = {}): Promise<Ops | W
   const full = 'onnx-ops-wasm/js has the js backend only; import \'onnx-ops-wasm\' for';
   if (worker) unsupported(`${full} the worker form`);
   if ((backend !== undefined && backend !== 'js') || wasmBinary !== undefined) unsupported(`${full} the wasm backends`);
-  return new Ops(new JsBackend({ WasmTensor, OnnxOpsError, bufferOf, byteOffsetOf, copyInto }, float16));
+  return new Ops(new JsBackend(LENT, float16));
 }
 
 export * from './public.js';

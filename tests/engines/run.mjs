@@ -72,7 +72,7 @@ async function runRuntime(rt, form, dir) {
   const [cmd, ...pre] = rt.command;
   // The 4 GiB OUT_OF_MEMORY case once per runtime, and in one worker-form run: it costs seconds of page faults.
   const env = {
-    engine: `${rt.name}-${form}`, expect: rt.expect, bigMemory: form === 'esm' && (!rt.worker || rt.bigMemory === true), backend: rt.backend, expectBackend: rt.expectBackend,
+    engine: `${rt.name}-${form}`, expect: rt.expect, bigMemory: form === 'esm' && (rt.bigMemory ?? !rt.worker), backend: rt.backend, expectBackend: rt.expectBackend,
     form: rt.worker ? 'worker' : 'sync',
   };
   const { stdout: v } = await sh(cmd, ['--version']);

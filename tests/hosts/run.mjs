@@ -232,7 +232,7 @@ describe('QuickJS (quickjs-emscripten)', () => {
   test('the ES module entry (dist/esm/index.js) chooses the js backend and passes everything', async () => {
     const { loaded, result } = await inQuickJs('dist/esm/index.js');
     assertChecked(result, 'QuickJS index.js', false);
-    assert.deepEqual(loaded, ['dist/esm/index.js', 'dist/esm/backend-js.js', 'dist/esm/worker-client.js'], 'the files loaded');
+    assert.deepEqual(loaded, ['dist/esm/index.js', 'dist/esm/onnx-ops-wasm-data.js', 'dist/esm/backend-js.js', 'dist/esm/worker-client.js'], 'the files loaded');
   });
 
   test('a one-script bundle of the ES module entry (esbuild\'s defaults), as single-file hosts ship code', async () => {
@@ -252,7 +252,7 @@ describe('a Node vm context without WebAssembly and URL', () => {
       assert.equal(globals, 'undefined,undefined,undefined,undefined,undefined,undefined',
         'the context has no WebAssembly, URL, process, Worker, require or setTimeout');
       assertChecked(result, `vm ${file}`, file.endsWith('/js.js'));
-      assert.deepEqual(loaded, file.endsWith('/js.js') ? [file] : ['index.js', 'backend-js.js', 'worker-client.js'].map((f) => file.replace('index.js', f)),
+      assert.deepEqual(loaded, file.endsWith('/js.js') ? [file] : ['index.js', 'onnx-ops-wasm-data.js', 'backend-js.js', 'worker-client.js'].map((f) => file.replace('index.js', f)),
         'the files loaded');
     });
   }

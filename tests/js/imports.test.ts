@@ -109,7 +109,8 @@ describe('js/src', () => {
 
   test('its graph is the whole source tree', () => {
     expect(g.size).toBeGreaterThan(25);
-    expect(g.get('api/ops.ts')).toEqual(expect.arrayContaining(['core/call.ts', 'check/prepare.ts']));
+    expect(g.get('api/ops.ts')).toEqual(expect.arrayContaining(['api/core.ts', 'check/prepare.ts']));
+    expect(g.get('api/core.ts')).toEqual(expect.arrayContaining(['core/call.ts', 'backend/backend.ts']));
     expect(dirname(SRC)).toMatch(/js$/);
   });
 

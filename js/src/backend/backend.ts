@@ -27,7 +27,20 @@ export interface MemoryStats {
 /** The backends createOps() chooses from (ops.backend). */
 export type BackendName = 'wasm-simd' | 'wasm' | 'js';
 
-export interface Backend extends TensorHost {
+/**
+ * A backend's answer: given at once, or, from the worker form's backend
+ * (`Async` true), a Promise of it.
+ */
+export type Answer<T, Async extends boolean> = Async extends true ? Promise<T> : T;
+
+/** What a run takes besides the call: the worker form's `transfer` (other backends take none). */
+export interface RunOptions {
+  /** Move the plain inputs' buffers to the worker instead of copying them. */
+  readonly transfer?: boolean;
+}
+
+/** A backend: `Async` true when its answers are Promises (the worker form's RemoteBackend). */
+export interface Backend<Async extends boolean = false> extends TensorHost {
   /** Which one it is (ops.backend; ops.simd is whether it is 'wasm-simd'). */
   readonly name: BackendName;
   /**
@@ -37,7 +50,7 @@ export interface Backend extends TensorHost {
    * given). Kernel errors are OnnxOpsErrors naming `call.op`; temporary
    * memory is freed on every path.
    */
-  run(call: Call): Result | WasmTensor;
+  run(call: Call, options?: RunOptions): Answer<Result | WasmTensor, Async>;
   /**
    * Storage for a tensor of `bytes`, its contents undefined: an address,
    * which names it to the other methods; TOO_LARGE or OUT_OF_MEMORY naming
@@ -48,7 +61,7 @@ export interface Backend extends TensorHost {
   write(address: number, info: DTypeInfo, data: TypedArray): void;
   /** Zero-fills `bytes` of the storage at `address`. */
   zero(address: number, bytes: number): void;
-  memoryStats(): MemoryStats;
+  memoryStats(): Answer<MemoryStats, Async>;
   /** Frees what it keeps between calls (ops.trimMemory()); later calls make it again. */
-  trim(): void;
+  trim(): Answer<void, Async>;
 }

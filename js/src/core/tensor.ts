@@ -4,6 +4,7 @@
  */
 import { type DType, type DTypeInfo, DTYPE_INFO, type TypedArray } from '../dtypes.js';
 import { OnnxOpsError, type InputRef } from '../errors.js';
+import { DISPOSE } from './dispose.js';
 
 /**
  * An input after validation (check/input.ts): either plain data, or a live
@@ -55,16 +56,6 @@ export const CHECKED: unique symbol = Symbol('onnx-ops-wasm checked');
  * made every call's `instanceof WasmTensor` slower.)
  */
 export const TENSOR_MARK: unique symbol = Symbol.for('onnx-ops-wasm.WasmTensor');
-
-declare global {
-  // What TypeScript's esnext.disposable library declares, so that the declarations need no such lib.
-  interface SymbolConstructor {
-    readonly dispose: unique symbol;
-  }
-}
-
-// Where the runtime lacks Symbol.dispose, the key esbuild's and Babel's `using` helpers then look up.
-const DISPOSE: typeof Symbol.dispose = (Symbol.dispose ?? Symbol.for('Symbol.dispose')) as typeof Symbol.dispose;
 
 /**
  * A tensor whose data lives in wasm memory. Ops given such tensors read and

@@ -8,7 +8,7 @@
 import { OnnxOpsError, WasmTensor, createOps, type Ops } from '../index.js';
 import { OP_SPECS, type OpName } from '../core/spec.js';
 import type { Result } from '../core/types.js';
-import type { Reply, Request, WireError } from './protocol.js';
+import { type Answers, type Asking, type Reply, type Request, toWire } from './protocol.js';
 import { workerThreads } from './node.js';
 
 interface Port {
@@ -16,19 +16,20 @@ interface Port {
   listen(f: (request: Request) => void): void;
 }
 
+/** A worker's global scope in browsers (what TypeScript's WebWorker library declares of it). */
+declare const self: { postMessage(m: Reply, t: Transferable[]): void; onmessage: ((e: MessageEvent<Request>) => void) | null };
+
 /** The page's end: Node's (and Deno's, Bun's) parentPort under worker_threads, the worker's global scope in browsers. */
-async function parent(): Promise<Port> {
+function parent(): Port {
   const port = workerThreads()?.parentPort;
   if (port) return { post: (m, t) => port.postMessage(m, t), listen: (f) => port.on('message', f) };
-  const scope = globalThis as unknown as { postMessage(m: unknown, t: Transferable[]): void; onmessage: ((e: MessageEvent) => void) | null };
-  return { post: (m, t) => scope.postMessage(m, t), listen: (f) => { scope.onmessage = (e) => f(e.data as Request); } };
+  return { post: (m, t) => self.postMessage(m, t), listen: (f) => { self.onmessage = (e) => f(e.data); } };
 }
 
-const wireError = (e: unknown, op: string): WireError => e instanceof OnnxOpsError
-  ? { code: e.code, op: e.op, input: e.input, name: e.name, message: e.message }
-  : { code: undefined, op, input: undefined, name: (e as Error)?.name ?? 'Error', message: (e as Error)?.message ?? String(e) };
+serve(parent());
 
-void parent().then((port) => {
+/** Answers the page's requests on `port`. */
+function serve(port: Port): void {
   let ops: Ops | undefined;
   const tensors = new Map<number, WasmTensor>();
   const tensor = (h: number): WasmTensor => {
@@ -38,7 +39,7 @@ void parent().then((port) => {
   };
 
   /** One request: its answer and what the answer moves to the page. */
-  const run = (m: Exclude<Request, { t: 'init' | 'free' }>, o: Ops): [unknown, Transferable[]] => {
+  const run = (m: Asking, o: Ops): [Answers[Asking['t']], Transferable[]] => {
     switch (m.t) {
       case 'call': {
         const inputs = m.inputs.map((w) => (typeof w === 'number' ? tensor(w) : w));
@@ -74,7 +75,7 @@ void parent().then((port) => {
           ops = made;
           port.post({ t: 'ready', backend: made.backend }, []);
         },
-        (e) => port.post({ t: 'failed', error: wireError(e, 'createOps') }, []));
+        (e) => port.post({ t: 'failed', error: toWire(e, 'createOps', OnnxOpsError) }, []));
       return;
     }
     if (m.t === 'free') {
@@ -84,9 +85,9 @@ void parent().then((port) => {
     }
     try {
       const [value, transfer] = run(m, ops!);
-      port.post({ t: 'done', id: m.id, value: value as never }, transfer);
+      port.post({ t: 'done', id: m.id, value }, transfer);
     } catch (e) {
-      port.post({ t: 'error', id: m.id, error: wireError(e, m.t === 'call' ? m.op : m.t) }, []);
+      port.post({ t: 'error', id: m.id, error: toWire(e, m.t === 'call' ? m.op : m.t, OnnxOpsError) }, []);
     }
   });
-});
+}

@@ -3,17 +3,20 @@
  * worker (worker/host.ts) and what it answers. One port, processed in order:
  * every request that wants an answer has an `id`, and answers come back in
  * the order of the requests. Tensors that live in the worker are named by
- * handles the page gives out (positive integers).
+ * handles the page gives out (positive integers). Errors travel as their
+ * fields (toWire, fromWire).
  */
 import type { DType, TypedArray } from '../dtypes.js';
-import type { ErrorCode, InputRef } from '../errors.js';
+import type { ErrorCode, InputRef, OnnxOpsError } from '../errors.js';
 import type { MemoryStats, BackendName } from '../backend/backend.js';
 import type { OpName } from '../core/spec.js';
+import type { Result } from '../core/types.js';
+import type { CreateOpsOptions } from '../options.js';
 
 /** createOps()'s options as the worker's own createOps() takes them (no `worker`). */
 export interface WorkerInit {
   t: 'init';
-  options: Record<string, unknown>;
+  options: Omit<CreateOpsOptions, 'worker'>;
 }
 
 /** A plain input's data, copied or moved to the worker; or a worker tensor's handle. */
@@ -30,6 +33,18 @@ export type Request =
   /** A tensor's dispose(): no answer. */
   | { t: 'free'; h: number };
 
+/** The requests that want an answer. */
+export type Asking = Exclude<Request, { t: 'init' | 'free' }>;
+
+/** What each request's answer ('done' value) is: an op's is undefined when its result is a tensor. */
+export interface Answers {
+  call: Result | undefined;
+  tensor: undefined;
+  read: Result;
+  stats: MemoryStats;
+  trim: undefined;
+}
+
 /** An error, as OnnxOpsError's fields (or another error's name and message). */
 export interface WireError {
   code: ErrorCode | undefined;
@@ -39,8 +54,23 @@ export interface WireError {
   message: string;
 }
 
+/** An error as the worker sends it: `op` names the request where `e` is no OnnxOpsError (of the class `OnnxOpsErrorClass`). */
+export function toWire(e: unknown, op: string, OnnxOpsErrorClass: typeof OnnxOpsError): WireError {
+  return e instanceof OnnxOpsErrorClass
+    ? { code: e.code, op: e.op, input: e.input, name: e.name, message: e.message }
+    : { code: undefined, op, input: undefined, name: (e as Error)?.name ?? 'Error', message: (e as Error)?.message ?? String(e) };
+}
+
+/** An OnnxOpsError (of the class `OnnxOpsErrorClass`) or Error from its fields sent by the worker, with the worker's message. */
+export function fromWire(w: WireError, OnnxOpsErrorClass: typeof OnnxOpsError): Error {
+  const e = w.code === undefined ? new Error('') : new OnnxOpsErrorClass(w.code, w.op, w.input, '');
+  if (w.code === undefined) e.name = w.name;
+  e.message = w.message;
+  return e;
+}
+
 export type Reply =
   | { t: 'ready'; backend: BackendName }
   | { t: 'failed'; error: WireError }
-  | { t: 'done'; id: number; value: { dtype: DType; shape: number[]; data: TypedArray } | MemoryStats | undefined }
+  | { t: 'done'; id: number; value: Answers[Asking['t']] }
   | { t: 'error'; id: number; error: WireError };

@@ -6,27 +6,18 @@
  *
  * This file is its own bundle (the js backend's, loaded only where it is
  * chosen), so it takes the classes whose identity the rest of the library
- * checks (WasmTensor, OnnxOpsError) from the core that loads it, rather than
- * carrying copies of its own.
+ * checks (WasmTensor, OnnxOpsError) from the core that loads it (lent.ts),
+ * rather than carrying copies of its own.
  */
 import type { WasmTensor } from '../../core/tensor.js';
 import type { Result } from '../../core/types.js';
 import type { Call } from '../../core/call.js';
 import type { DTypeInfo, TypedArray, TypedArrayConstructor } from '../../dtypes.js';
-import type { InputRef, OnnxOpsError } from '../../errors.js';
+import type { InputRef } from '../../errors.js';
+import type { Lent } from '../../lent.js';
 import type { Backend, MemoryStats } from '../backend.js';
 import { MAX_ALLOCATION, presentData, shapeOwner } from '../shared.js';
 import { type KernelOperand, opInto, type Storage } from './kernels.js';
-
-/** What the core lends the backend: its classes, and its readers of a typed array's storage. */
-export interface JsCore {
-  readonly WasmTensor: typeof WasmTensor;
-  readonly OnnxOpsError: typeof OnnxOpsError;
-  /** The engine's own getters of a typed array's buffer and byte offset, and its own set() (dtypes.ts). */
-  readonly bufferOf: (x: TypedArray) => ArrayBufferLike;
-  readonly byteOffsetOf: (x: TypedArray) => number;
-  readonly copyInto: (target: TypedArray, source: TypedArray) => void;
-}
 
 /** As the wasm backends: all of an instance's tensors within 4 GiB (one below MAX_ALLOCATION), so errors and limits are the same. */
 const MAX_MEMORY = 2 ** 32;
@@ -40,7 +31,7 @@ export class JsBackend implements Backend {
   #liveBytes = 0;
 
   /** @param float16 the runtime's Float16Array under createOps({ float16Array: true }). */
-  constructor(readonly core: JsCore, readonly float16?: TypedArrayConstructor) {}
+  constructor(readonly core: Lent, readonly float16?: TypedArrayConstructor) {}
 
   run(call: Call): Result | WasmTensor {
     const { info, inputs, size } = call;

@@ -2,12 +2,9 @@
  * The wasm module's ABI, named: the call descriptor's layout, which is the
  * C++ `onnx_ops::Call` (src/ops.h) and `Shape` (src/plan/broadcast.h) as
  * wasm32 lays them out (bindings/bindings.cpp pins it with static_asserts),
- * the op ids its op field holds (src/ops.h's `OpId`), and the entry's status
- * codes (src/status.h's `Status`). tests/js/abi.test.ts checks them against
+ * and the entries' status codes (src/status.h's `Status`). tests/js/abi.test.ts checks them against
  * those files. descriptor.ts writes the layout; exports.ts calls the entry.
  */
-import { OP_NAMES, type OpName } from '../../core/spec.js';
-
 
 /** `onnx_ops::Call`'s fields, at these byte offsets. */
 export const CALL_DTYPE = 0; // int32_t: the dtype's ONNX number
@@ -16,13 +13,10 @@ export const CALL_INPUTS = 8; // const void* const*: the inputs' addresses
 export const CALL_SHAPES = 12; // const Shape*: the inputs' shapes
 export const CALL_OUT = 16; // void*: the output's address
 export const CALL_OUT_SHAPE = 20; // Shape: the output's shape (its dims, then its rank)
-export const CALL_OP = 28; // int32_t: the op's id (OP_ID)
+export const CALL_OP = 28; // int32_t: the op's id, its row's place in core/spec.ts (src/ops.h's OpId); the per-op entries do not read it
 export const CALL_BYTES = 32;
 /** The Call in int32 words, padded to a dim's 8 bytes (what follows it in the descriptor is aligned). */
 export const CALL_WORDS = 8;
-
-/** Each op's id, the descriptor's op field (src/ops.h's `OpId`): its row's place in the spec table. */
-export const OP_ID = Object.fromEntries(OP_NAMES.map((op, i) => [op, i])) as Readonly<Record<OpName, number>>;
 
 /** `onnx_ops::Shape`'s fields, at these byte offsets. */
 export const SHAPE_DIMS = 0; // const int64_t*: the dims

@@ -68,7 +68,7 @@ export class DescriptorBlock {
     if (id === 0 || this.#id !== id) this.#write(call, operands, outShape, outAddress, id);
     const base = this.#block.address;
     const e = this.#memory.exports.entries;
-    // A call site of its own for each op's entry: one shared site makes the call to wasm polymorphic (+10-25 % at n = 16).
+    // A call site of its own for each op's entry: one shared site makes the call into wasm polymorphic, and slow.
     const op = call.op;
     const status = op === 'Max' ? e.Max(base) : op === 'Relu' ? e.Relu(base) : e[op as OpName](base);
     if (status !== STATUS_OK) {

@@ -1,0 +1,144 @@
+/**
+ * The backend of the worker form's page side: the instance's core (api/core.ts)
+ * checks and prepares calls over it as the sync API does, and its run() puts
+ * a call in wire form (worker/protocol.ts), sends it to the worker and
+ * returns the Promise of its result. Tensors are handles: WasmTensors whose
+ * address names the tensor in the worker, whose data only ops.read() gets.
+ */
+import type { DTypeInfo, TypedArray } from '../dtypes.js';
+import type { WasmTensor } from '../core/tensor.js';
+import type { Result } from '../core/types.js';
+import type { Call, CheckedInput } from '../core/call.js';
+import type { Backend, BackendName, MemoryStats, RunOptions } from '../backend/backend.js';
+import type { Lent } from '../lent.js';
+import type { WireInput } from './protocol.js';
+import type { Requests } from './queue.js';
+
+export class RemoteBackend implements Backend<true> {
+  readonly memoryBuffer = undefined;
+  readonly remote = true;
+  /** The data ops.tensor() wrote into the tensor it made last (sent with it). */
+  #written: TypedArray | undefined = undefined;
+  #handles = 0;
+  /** The bytes of the tensor ops.tensor() made last. */
+  #bytes = 0;
+
+  constructor(readonly name: BackendName, readonly lent: Lent, readonly requests: Requests) {}
+
+  run(call: Call, options?: RunOptions): Promise<Result | WasmTensor> {
+    const { OnnxOpsError, WasmTensor, bufferOf, byteOffsetOf, copyInto } = this.lent;
+    const move = options?.transfer === true;
+    const transfer = new Set<Transferable>();
+    const moved = new Map<ArrayBufferLike, ArrayBuffer | undefined>();
+    const outArray = call.outArray;
+    const keep = outArray ? bufferOf(outArray.data) : undefined; // an in-place input is copied, out stays
+    // Where inputs lie in their buffers, read before any buffer is detached (inputs may share one).
+    const offsets = call.inputs.map((c) => (move && c.data ? byteOffsetOf(c.data) : 0));
+    const inputs: WireInput[] = call.inputs.map((c, i) => (c.tensor ? c.tensor.address : this.#wire(c, move, keep, transfer, moved, offsets[i])));
+    const { info, shape, size, op } = call;
+    const outTensor = call.outTensor;
+    const result = call.tensorResult && !outTensor ? ++this.#handles : 0;
+    const request = { t: 'call' as const, id: 0, op, opset: call.opset, inputs, out: outTensor?.address ?? 0, result };
+    return this.requests.send(request, [...transfer], op).then((r) => {
+      if (outTensor) return outTensor;
+      if (!r) return new WasmTensor(this, info.name, shape, size, result); // the worker keeps the new tensor
+      if (!outArray) return r;
+      try {
+        // The elements as out's own class: a float16 result that the worker made a Float16Array (float16Array: true) as its bits.
+        copyInto(outArray.data, new info.array(bufferOf(r.data), byteOffsetOf(r.data), size));
+      } catch {
+        throw new OnnxOpsError('INVALID_ARGUMENT', op, 'out', 'out\'s buffer was detached or shrunk before the result arrived');
+      }
+      return { dtype: r.dtype, shape: r.shape, data: outArray.given as TypedArray };
+    });
+  }
+
+  /**
+   * A plain input for the worker: its buffer moved (`move`: transfer: true,
+   * where it can move, and not `keep`, out's) or its elements copied.
+   * `moved`: the call's buffers moved so far, each moved once; `offset`: the
+   * input's byte offset in its buffer.
+   */
+  #wire(c: CheckedInput, move: boolean, keep: ArrayBufferLike | undefined, transfer: Set<Transferable>,
+    moved: Map<ArrayBufferLike, ArrayBuffer | undefined>, offset: number): WireInput {
+    const { info, shape, size } = c;
+    let data = c.data!;
+    const buffer = c.buffer!;
+    if (move && buffer !== keep && Object.prototype.toString.call(buffer) === '[object ArrayBuffer]' && !moved.has(buffer)) {
+      moved.set(buffer, detachInto(buffer as ArrayBuffer));
+    }
+    const into = moved.get(buffer);
+    if (into) {
+      data = new info.array(into, offset, size);
+      transfer.add(into);
+    } else {
+      const copy = new info.array(size);
+      this.lent.copyInto(copy, data);
+      transfer.add(copy.buffer as ArrayBuffer);
+      data = copy;
+    }
+    return { dtype: info.name, shape: [...shape], data };
+  }
+
+  /** Sends the tensor ops.tensor() just made (with the data written into it) to the worker. */
+  made(t: WasmTensor): Promise<WasmTensor> {
+    const written = this.#written;
+    const request = { t: 'tensor' as const, id: 0, h: t.address, dtype: t.dtype, shape: [...t.shape], data: written };
+    return this.requests.send(request, written ? [written.buffer as ArrayBuffer] : [], 'tensor').then(() => t, (e) => {
+      t.dispose();
+      throw e;
+    });
+  }
+
+  alloc(bytes: number): number {
+    this.#written = undefined;
+    this.#bytes = bytes;
+    return ++this.#handles;
+  }
+
+  write(_address: number, info: DTypeInfo, data: TypedArray): void {
+    const copy = new info.array(this.#bytes / info.bytes); // the checked size (data is read only through its internal slots)
+    this.lent.copyInto(copy, data);
+    this.#written = copy;
+  }
+
+  zero(): void {}
+
+  free(address: number): void {
+    this.requests.free(address);
+  }
+
+  view(): never {
+    return this.#inWorker();
+  }
+
+  read(): never {
+    return this.#inWorker();
+  }
+
+  #inWorker(): never {
+    throw new this.lent.OnnxOpsError('INVALID_ARGUMENT', 'tensor', undefined,
+      'a tensor of the worker form lives in the worker: `await ops.read(tensor)` copies its data out');
+  }
+
+  memoryStats(): Promise<MemoryStats> {
+    return this.requests.send({ t: 'stats', id: 0 }, [], 'memoryStats');
+  }
+
+  trim(): Promise<void> {
+    return this.requests.send({ t: 'trim', id: 0 }, [], 'trimMemory');
+  }
+}
+
+/**
+ * The buffer's contents in a new ArrayBuffer, the buffer detached (no copy),
+ * or undefined where it cannot be detached: a WebAssembly.Memory's buffer,
+ * whose transfer would make postMessage throw.
+ */
+function detachInto(buffer: ArrayBuffer): ArrayBuffer | undefined {
+  try {
+    return structuredClone(buffer, { transfer: [buffer] });
+  } catch {
+    return undefined;
+  }
+}
