@@ -2,7 +2,7 @@
 // reference, bit for bit: random broadcasts of every dtype with NaN payloads,
 // signed zeros and extremes; runs longer than the fold's tile; in place.
 import fc from 'fast-check';
-import { type KernelDType, maxInto, reluInto } from '../../js/src/backend/js/kernels';
+import { type KernelDType, type KernelOperand, type Storage, opInto } from '../../js/src/backend/js/kernels';
 import {
   DTYPE_INFO, DTYPES, type PlainTensor, type TypedArray, bytesOf, count, firstDifference, randomData, refBroadcast, refMax,
   refRelu, rng, specials,
@@ -15,6 +15,8 @@ const broadcastCase = fc.record({
   seed: fc.nat(),
 }).filter((c) => count(c.out) <= 3000);
 
+const maxInto = (dtype: KernelDType, inputs: KernelOperand[], shape: number[], out: Storage) => opInto('Max', dtype, inputs, shape, out);
+const reluInto = (dtype: KernelDType, n: number, x: Storage, out: Storage) => opInto('Relu', dtype, [{ ...x, shape: [n] }], [n], out);
 const fresh = (dtype: KernelDType, n: number): TypedArray => new DTYPE_INFO[dtype].array(n);
 /** A typed array's storage, as the backend reads it. */
 const at = (a: TypedArray) => ({ buffer: a.buffer, byteOffset: a.byteOffset, length: a.length });

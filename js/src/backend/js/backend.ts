@@ -17,7 +17,7 @@ import type { InputRef } from '../../errors.js';
 import type { Lent } from '../../lent.js';
 import type { Backend, MemoryStats } from '../backend.js';
 import { MAX_ALLOCATION, presentData, shapeOwner } from '../shared.js';
-import { KERNELS, type KernelOperand, type Storage } from './kernels.js';
+import { type KernelOperand, opInto, type Storage } from './kernels.js';
 
 /** As the wasm backends: all of an instance's tensors within 4 GiB (one below MAX_ALLOCATION), so errors and limits are the same. */
 const MAX_MEMORY = 2 ** 32;
@@ -71,7 +71,7 @@ export class JsBackend implements Backend {
   }
 
   #compute(call: Call, operands: readonly KernelOperand[], out: Storage): void {
-    KERNELS[call.op](call.info.name, operands, call.shape, out);
+    opInto(call.op, call.info.name, operands, call.shape, out);
   }
 
   #storage(address: number, length: number): Storage {

@@ -16,10 +16,15 @@
  * float read and written back: engines may canonicalise a NaN they store
  * through a float array.
  *
- * Each element kind has one row loop, `out = max(a, b)` over a run where
- * each operand steps by 0 (one value) or 1, and one Relu loop; the
- * broadcast walk (maxInto) calls them once per run of the output's last
- * merged dim.
+ * An op is a row of OPS, data and no loop: a binary op that selects one of
+ * its operands is the sense of its order (Max: the larger wins), and a unary
+ * op names the kind's flat loop (Relu: keep or zero). Each element kind has
+ * one selection row loop, over a run where each operand steps by 0 (one
+ * value) or 1, made at load for each sense, and one walk (opInto) serves
+ * every op: ops as data rather than element functions, as V8 shares type
+ * feedback among closures of one function literal, so a shared loop calling
+ * per-op functions would turn polymorphic and slow; the sense is a closure
+ * constant, which V8 folds where it inlines a loop (a parameter it keeps).
  */
 
 import type { OpName } from '../../core/spec.js';
@@ -42,7 +47,7 @@ export interface Storage {
   readonly length: number;
 }
 
-/** An operand of Max: its storage and its dims. */
+/** An operand of an op: its storage and its dims. */
 export interface KernelOperand extends Storage {
   readonly shape: readonly number[];
 }
@@ -63,15 +68,23 @@ interface Run {
 }
 
 /**
- * One kind of element: how its views are made, its Max row loop and its Relu
- * loop, both over element indices.
+ * One kind of element: how its views are made, and its loops over element
+ * indices, each an op's element primitive given by the op's data.
  */
 interface Kind {
   views(d: Storage): Views;
-  /** out[o + i] = max(a's i-th element, b's i-th element) for i < n. */
-  max(n: number, a: Run, b: Run, out: Views, o: number): void;
-  relu(n: number, x: Views, out: Views): void;
+  /**
+   * out[o + i] = p or q for i < n, p and q the i-th elements of a and b: q
+   * where p is no NaN and q is a NaN or above p in the order of the kind's
+   * sense, else p (so the first NaN wins, bit for bit).
+   */
+  select(n: number, a: Run, b: Run, out: Views, o: number): void;
+  /** out[i] = x[i] where it is a NaN or at or above +0, else +0, for i < n (Relu); out may be x. */
+  keep(n: number, x: Views, out: Views): void;
 }
+
+/** The order a selection's winner is chosen by, as a mask XORed into every key: 0, the larger wins; -1 (reversing integers' order), the smaller. */
+type Sense = 0 | -1;
 
 /** A view of d's storage as `C`, of `per` C elements per element. */
 const view = <T>(C: new (b: ArrayBufferLike, at: number, n: number) => T, d: Storage, per = 1): T =>
@@ -88,26 +101,29 @@ const view = <T>(C: new (b: ArrayBufferLike, at: number, n: number) => T, d: Sto
  * - float32, float16, bfloat16 (signed views of their width, m = 2^shift - 1,
  *   flip = 0): non-NaN patterns order as their numbers, -0 just below +0;
  *   a NaN is a pattern whose magnitude (u & m) is above infinity's, `inf`.
+ * As the flip and (u >> shift) & m never share a bit, the loop XORs in the
+ * flip and the sense at once: a selection in reversed order costs nothing.
  * Results are selected by masks, not branches: NaNs and signs in random data
  * would mispredict them.
  */
 const keyedKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'], shift: number, m: number,
-  inf: number, flip: number): Kind => ({
+  inf: number, flip: number, sense: Sense): Kind => ({
   views: (d) => ({ w: view(C, d) }),
-  max(n, a, b, out, o) {
+  select(n, a, b, out, o) {
     let ia = a.at, ib = b.at;
     const sa = a.step, sb = b.step;
     const x = a.v.w, y = b.v.w, r = out.w;
-    // Masks of -1 where p is no NaN, where q is one, and where q's key is above p's.
+    const f = flip ^ sense;
+    // Masks of -1 where p is no NaN, where q is one, and where q's key is above p's in the sense's order.
     for (let i = 0; i < n; i++, ia += sa, ib += sb) {
       const p = x[ia], q = y[ib];
       const pNumber = ((p & m) - inf - 1) >> 31;
       const qNaN = ~(((q & m) - inf - 1) >> 31);
-      const qAbove = -((q ^ (((q >> shift) & m) | flip)) > (p ^ (((p >> shift) & m) | flip)));
+      const qAbove = -((q ^ (((q >> shift) & m) ^ f)) > (p ^ (((p >> shift) & m) ^ f)));
       r[o + i] = p ^ ((p ^ q) & pNumber & (qNaN | qAbove));
     }
   },
-  relu(n, x, out) {
+  keep(n, x, out) {
     const s = x.w, r = out.w;
     // Kept where u ^ flip lies above `keep`: for integers, where the key is at
     // or above zero's (flip); for floats, where the view's signed value is
@@ -119,26 +135,27 @@ const keyedKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['
     }
   },
 });
-const intKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'], flip: number) => keyedKind(C, 0, 0, 0, flip);
-const floatKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'], shift: number, inf: number) =>
-  keyedKind(C, shift, 2 ** shift - 1, inf, 0);
+const intKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'], flip: number, sense: Sense) =>
+  keyedKind(C, 0, 0, 0, flip, sense);
+const floatKind = (C: new (b: ArrayBufferLike, at: number, n: number) => Views['w'], shift: number, inf: number, sense: Sense) =>
+  keyedKind(C, shift, 2 ** shift - 1, inf, 0, sense);
 
 /**
  * float64: values compared as numbers, bits moved as two int32 words (little
  * endian: the high word, with the sign, second).
  */
-const float64: Kind = {
+const float64 = (sense: Sense): Kind => ({
   views: (d) => ({ w: view(Int32Array, d, 2), f: view(Float64Array, d) }),
-  max(n, a, b, out, o) {
+  select(n, a, b, out, o) {
     let ia = a.at, ib = b.at;
     const sa = a.step, sb = b.step;
     const x = a.v.f!, y = b.v.f!, xw = a.v.w, yw = b.v.w, r = out.w, rf = out.f!;
     for (let i = 0; i < n; i++, ia += sa, ib += sb) {
       const p = x[ia], q = y[ib];
       const k = o + i;
-      // Two numbers: Math.max, through the float view (as float32's); a NaN's bits through the words.
+      // Two numbers: Math.max, or Math.min in reversed order, through the float view; a NaN's bits through the words.
       if (p === p && q === q) {
-        rf[k] = Math.max(p, q);
+        rf[k] = sense === 0 ? Math.max(p, q) : Math.min(p, q);
       } else if (p !== p) {
         r[2 * k] = xw[2 * ia];
         r[2 * k + 1] = xw[2 * ia + 1];
@@ -148,7 +165,7 @@ const float64: Kind = {
       }
     }
   },
-  relu(n, x, out) {
+  keep(n, x, out) {
     const s = x.w, r = out.w;
     for (let i = 0; i < 2 * n; i += 2) {
       const lo = s[i], hi = s[i + 1];
@@ -158,25 +175,26 @@ const float64: Kind = {
       r[i + 1] = hi & keep;
     }
   },
-};
+});
 
 /** int64 and uint64 as two int32 words: the high words compare first (signed or not), then the low ones unsigned. */
-const int64 = (signed: boolean): Kind => ({
+const int64 = (signed: boolean, sense: Sense): Kind => ({
   views: (d) => ({ w: view(Int32Array, d, 2) }),
-  max(n, a, b, out, o) {
+  select(n, a, b, out, o) {
     let ia = a.at, ib = b.at;
     const sa = a.step, sb = b.step;
     const x = a.v.w, y = b.v.w, r = out.w;
-    const flip = signed ? 0 : -0x80000000; // unsigned order is signed order with the sign bit flipped
+    // Unsigned order is signed order with the sign bit flipped; the sense XORed in as into 32-bit keys.
+    const hf = (signed ? 0 : -0x80000000) ^ sense, lf = -0x80000000 ^ sense;
     for (let i = 0; i < n; i++, ia += sa, ib += sb) {
       const pl = x[2 * ia], ph = x[2 * ia + 1], ql = y[2 * ib], qh = y[2 * ib + 1];
-      const takeQ = -(+((qh ^ flip) > (ph ^ flip)) | (+(qh === ph) & +(ql >>> 0 > pl >>> 0)));
+      const takeQ = -(+((qh ^ hf) > (ph ^ hf)) | (+(qh === ph) & +((ql ^ lf) > (pl ^ lf))));
       const k = o + i;
       r[2 * k] = pl ^ ((pl ^ ql) & takeQ);
       r[2 * k + 1] = ph ^ ((ph ^ qh) & takeQ);
     }
   },
-  relu(n, x, out) {
+  keep(n, x, out) {
     const s = x.w, r = out.w;
     if (!signed) {
       if (s !== r) r.set(s.subarray(0, 2 * n));
@@ -190,23 +208,36 @@ const int64 = (signed: boolean): Kind => ({
   },
 });
 
-const KINDS: Readonly<Record<KernelDType, Kind>> = {
-  float32: floatKind(Int32Array, 31, 0x7f800000), float64, float16: floatKind(Int16Array, 15, 0x7c00),
-  bfloat16: floatKind(Int16Array, 15, 0x7f80),
-  int8: intKind(Uint8Array, 0x80), int16: intKind(Uint16Array, 0x8000), int32: intKind(Int32Array, 0), int64: int64(true),
-  uint8: intKind(Uint8Array, 0), uint16: intKind(Uint16Array, 0), uint32: intKind(Int32Array, -0x80000000), uint64: int64(false),
-};
+/** Every kind, its selection in the order of `sense`. */
+const kindsOf = (s: Sense): Readonly<Record<KernelDType, Kind>> => ({
+  float32: floatKind(Int32Array, 31, 0x7f800000, s), float64: float64(s), float16: floatKind(Int16Array, 15, 0x7c00, s),
+  bfloat16: floatKind(Int16Array, 15, 0x7f80, s),
+  int8: intKind(Uint8Array, 0x80, s), int16: intKind(Uint16Array, 0x8000, s), int32: intKind(Int32Array, 0, s), int64: int64(true, s),
+  uint8: intKind(Uint8Array, 0, s), uint16: intKind(Uint16Array, 0, s), uint32: intKind(Int32Array, -0x80000000, s), uint64: int64(false, s),
+});
+
+/** The kinds by sense, made once at load (a unary op's loops are any sense's). */
+const KINDS: Readonly<Record<Sense, Readonly<Record<KernelDType, Kind>>>> = { 0: kindsOf(0), [-1]: kindsOf(-1) };
 
 const BYTES: Readonly<Record<KernelDType, number>> = {
   float32: 4, float64: 8, float16: 2, bfloat16: 2, int8: 1, int16: 2, int32: 4, int64: 8,
   uint8: 1, uint16: 2, uint32: 4, uint64: 8,
 };
 
-/** out = Relu(x) over n elements of `dtype`; out may be x. */
-export function reluInto(dtype: KernelDType, n: number, x: Storage, out: Storage): void {
-  const k = KINDS[dtype];
-  k.relu(n, k.views(x), k.views(out));
-}
+/**
+ * An op as the walk runs it: a selection folded over its inputs in its
+ * sense's order, or one of a kind's unary loops over its one input.
+ */
+type Op = { readonly fold: Sense } | { readonly map: 'keep' };
+
+/** Each op of the spec table, as data: a new selecting op (Min: fold -1) is a row here and nothing else. */
+const OPS = {
+  Max: { fold: 0 },
+  Relu: { map: 'keep' },
+} as const satisfies Record<OpName, Op> & Record<string, Op>;
+
+/** The ops the kernels run: every op of the spec table (checked above), and any row ahead of it (a string index lets one in). */
+export type KernelOp = keyof typeof OPS;
 
 /**
  * How the output is walked: its dims with size-1 dims dropped and dims that
@@ -250,27 +281,38 @@ function walkOf(inputs: readonly KernelOperand[], outShape: readonly number[]): 
   return { dims, steps };
 }
 
-/** Elements in the tile that Max of three or more inputs folds through (an output written once). */
+/** Elements in the tile that a fold of three or more inputs goes through (an output written once). */
 const TILE = 2048;
 
 /**
- * out = Max(inputs...) with numpy broadcasting, into `out` of `outShape`
- * (the broadcast of the inputs' shapes, checked by the caller; `out.length`
- * is its element count, as each input's `length` is its own), folded left to
- * right so that the first NaN wins. `out` may be an input of the output's
- * size (in place); it must not partly overlap any input.
+ * out = op(inputs...), the walk of every op: a unary op over its one input
+ * of the output's size; a selection with numpy broadcasting into `out` of
+ * `outShape` (the broadcast of the inputs' shapes, checked by the caller;
+ * `out.length` is its element count, as each input's `length` is its own),
+ * folded left to right so that the first NaN wins. `out` may be an input of
+ * the output's size (in place); it must not partly overlap any input.
  */
-export function maxInto(dtype: KernelDType, inputs: readonly KernelOperand[], outShape: readonly number[], out: Storage): void {
-  const k = KINDS[dtype];
+export function opInto(op: KernelOp, dtype: KernelDType, inputs: readonly KernelOperand[], outShape: readonly number[], out: Storage): void {
+  const row: Op = OPS[op];
+  if (out.length === 0 || inputs.length === 0) return;
+  if ('map' in row) {
+    const k = KINDS[0][dtype];
+    k[row.map](out.length, k.views(inputs[0]), k.views(out));
+  } else {
+    fold(KINDS[row.fold][dtype], dtype, inputs, outShape, out);
+  }
+}
+
+/** The walk of a selection (opInto's), apart so that a unary op's short calls stay a few lines. */
+function fold(k: Kind, dtype: KernelDType, inputs: readonly KernelOperand[], outShape: readonly number[], out: Storage): void {
   const size = out.length;
-  if (size === 0 || inputs.length === 0) return;
   const o = k.views(out);
   // Inputs of the output's size or one value walk the output as one run.
   const flat = inputs.every((x) => x.length === size || x.length === 1);
   if (flat && inputs.length === 2) {
     // The common call, one run: no walk, no odometer.
     const [a, b] = inputs.map((x): Run => ({ v: k.views(x), at: 0, step: x.length === size ? 1 : 0 }));
-    k.max(size, a, b, o, 0);
+    k.select(size, a, b, o, 0);
     return;
   }
   const { dims, steps } = flat ? { dims: [size], steps: inputs.map((x) => [x.length === size ? 1 : 0]) } : walkOf(inputs, outShape);
@@ -286,16 +328,16 @@ export function maxInto(dtype: KernelDType, inputs: readonly KernelOperand[], ou
   for (let start = 0; start < size; start += run) {
     for (let j = 0; j < runs.length; j++) runs[j].at = at[j];
     if (!tile) {
-      k.max(run, runs[0], runs[runs.length - 1], o, start);
+      k.select(run, runs[0], runs[runs.length - 1], o, start);
     } else {
       // Three or more: a tile at a time, folded in the tile, then stored, so
       // that an input that is also out is read whole before out is written.
       for (let c = 0; c < run; c += TILE) {
         const n = Math.min(TILE, run - c);
         for (let j = 0; j < runs.length; j++) runs[j].at = at[j] + c * runs[j].step;
-        k.max(n, runs[0], runs[1], tile.v, 0);
-        for (let j = 2; j < runs.length; j++) k.max(n, tile, runs[j], tile.v, 0);
-        k.max(n, tile, tile, o, start + c);
+        k.select(n, runs[0], runs[1], tile.v, 0);
+        for (let j = 2; j < runs.length; j++) k.select(n, tile, runs[j], tile.v, 0);
+        k.select(n, tile, tile, o, start + c);
       }
     }
     // The odometer over the outer dims.
@@ -307,9 +349,3 @@ export function maxInto(dtype: KernelDType, inputs: readonly KernelOperand[], ou
     }
   }
 }
-
-/** Each op's kernel, by the spec table's name: out = op(inputs) of `outShape` (its element count out.length). */
-export const KERNELS: Readonly<Record<OpName, (dtype: KernelDType, inputs: readonly KernelOperand[], outShape: readonly number[], out: Storage) => void>> = {
-  Max: maxInto,
-  Relu: (dtype, inputs, _shape, out) => reluInto(dtype, out.length, inputs[0], out),
-};
