@@ -64,9 +64,12 @@ async function timeColumns(cols, n) {
   return Object.fromEntries(cols.map((c) => [c.id, { median: t[c.id].median_us / 1000, min: t[c.id].min_us / 1000, runs: t[c.id].batch * rounds }]));
 }
 
+/** One call of `op` on `o` (either form): Max takes every input, Relu the first. */
+const callOp = (o, op, ins, options) => (op === 'Max' ? o.max(ins, options) : o.relu(ins[0], options));
+
 /** The forms the panel times: { name, detail, fn, isAsync, setup, teardown }. */
 function contestants({ op, dtype, n, inputs, opset, useWorker, ort }) {
-  const call = (o, ins, options) => (op === 'Max' ? o.max(ins, options) : o.relu(ins[0], options));
+  const call = (o, ins, options) => callOp(o, op, ins, options);
   const list = [
     { name: 'onnx-ops-wasm', detail: 'plain arrays (copies in and out)', fn: () => call(ops, inputs, { opset }).data },
     {
@@ -193,13 +196,12 @@ async function showFreshShare(plain, Ctor, n) {
  * stalled. Both results are checked against the oracle's.
  */
 async function showGaps({ op, inputs, opset, want, useWorker }) {
-  const call = (o, options) => (op === 'Max' ? o.max(options.inputs, options) : o.relu(options.inputs[0], options));
-  const sync = await longestFrameGap(() => call(ops, { inputs, opset }));
+  const sync = await longestFrameGap(() => callOp(ops, op, inputs, { opset }));
   let worker = null;
   if (useWorker) {
     const w = await workerOps();
     const moved = inputs.map((t) => ({ ...t, data: t.data.slice() }));
-    worker = await longestFrameGap(() => call(w, { inputs: moved, opset, transfer: true }));
+    worker = await longestFrameGap(() => callOp(w, op, moved, { opset, transfer: true }));
   }
   const same = (r) => !compareOutputs(inputs[0].dtype, want, r.result.data, 'bits');
   showGapNote({ sync, worker, ok: same(sync) && (!worker || same(worker)) });
