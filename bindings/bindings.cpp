@@ -4,6 +4,8 @@
 //   max(desc)     -> status   ONNX Max over the descriptor's inputs into its
 //                             output, whatever its op field holds
 //   relu(desc)    -> status   ONNX Relu of its one input, the same way
+//   run(desc)     -> status   the op the descriptor's op field names: the
+//                             entry of every op without one of its own
 //   alloc(bytes)  -> address, 0 when memory is exhausted
 //   release(address)
 //   heapInUse()   -> bytes currently allocated by malloc
@@ -62,14 +64,17 @@ static_assert(offsetof(onnx_ops::Shape, dims) == 0 && offsetof(onnx_ops::Shape, 
 
 extern "C" {
 
-// One entry per op, each calling its op's engine alone: one entry for every
-// op (run(), which reads the op field) made one function of both engines,
-// whose locals every call sets up (+7-15 % on a 16-element call).
+// Max and Relu have an entry each, calling their op's engine alone: one
+// entry for every op (run(), which reads the op field) made one function of
+// both engines, whose locals every call sets up (+7-15 % on a 16-element call).
 EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_max(uint32_t call) {
   return int32_t(onnx_ops::elementwise(*at<const onnx_ops::Call>(call), int32_t(onnx_ops::OpId::Max)));
 }
 
 EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_relu(uint32_t call) { return int32_t(onnx_ops::relu(*at<const onnx_ops::Call>(call))); }
+
+// Every other op, by the descriptor's op field: a new op needs no entry here.
+EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_run(uint32_t call) { return int32_t(onnx_ops::run(*at<const onnx_ops::Call>(call))); }
 
 EMSCRIPTEN_KEEPALIVE uint32_t onnx_ops_alloc(uint32_t bytes) {
   void* p = nullptr;
@@ -95,6 +100,7 @@ EMSCRIPTEN_KEEPALIVE int32_t onnx_ops_simd() {
 EMSCRIPTEN_BINDINGS(onnx_ops) {
   emscripten::function("max", &onnx_ops_max);
   emscripten::function("relu", &onnx_ops_relu);
+  emscripten::function("run", &onnx_ops_run);
   emscripten::function("alloc", &onnx_ops_alloc);
   emscripten::function("release", &onnx_ops_release);
   emscripten::function("heapInUse", &onnx_ops_heap_in_use);

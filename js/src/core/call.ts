@@ -7,7 +7,7 @@
  */
 import { DTYPE_INFO, type DTypeInfo, type TypedArray } from '../dtypes.js';
 import { type CheckedInput, type TensorHost, WasmTensor } from './tensor.js';
-import { OP_SPECS, type OpName, type OpSpec } from './spec.js';
+import { OP_NAMES, OP_SPECS, type OpName, type OpSpec } from './spec.js';
 
 export type { CheckedInput };
 
@@ -78,10 +78,13 @@ export class Call implements CheckScope {
    */
   constructor(readonly owner: TensorHost, readonly op: OpName) {
     this.spec = OP_SPECS[op];
+    this.opId = OP_NAMES.indexOf(op);
   }
 
   /** The op's row of the spec table. */
   readonly spec: OpSpec;
+  /** The op's id: its row's place in the spec table (src/ops.h's OpId). */
+  readonly opId: number;
 
   /**
    * Whether a call with this opset, `out` and `n` inputs may repeat this one. If so, prepare compares the inputs themselves with this call's

@@ -3,12 +3,14 @@
 export interface OnnxOpsModule {
   max(descriptor: number): number;
   relu(descriptor: number): number;
+  run(descriptor: number): number;
   alloc(bytes: number): number;
   release(address: number): void;
   heapInUse(): number;
   simd(): number;
   _onnx_ops_max(descriptor: number): number;
   _onnx_ops_relu(descriptor: number): number;
+  _onnx_ops_run(descriptor: number): number;
   _onnx_ops_alloc(bytes: number): number;
   _onnx_ops_release(address: number): void;
   _onnx_ops_heap_in_use(): number;

@@ -13,7 +13,7 @@ export const CALL_INPUTS = 8; // const void* const*: the inputs' addresses
 export const CALL_SHAPES = 12; // const Shape*: the inputs' shapes
 export const CALL_OUT = 16; // void*: the output's address
 export const CALL_OUT_SHAPE = 20; // Shape: the output's shape (its dims, then its rank)
-export const CALL_OP = 28; // int32_t: the op's id, its row's place in core/spec.ts (src/ops.h's OpId); the per-op entries do not read it
+export const CALL_OP = 28; // int32_t: the op's id, its row's place in core/spec.ts (src/ops.h's OpId), which run() reads; the per-op entries do not
 export const CALL_BYTES = 32;
 /** The Call in int32 words, padded to a dim's 8 bytes (what follows it in the descriptor is aligned). */
 export const CALL_WORDS = 8;

@@ -5,9 +5,9 @@
  */
 import type { DTypeInfo } from '../../dtypes.js';
 import { type ErrorCode, OnnxOpsError } from '../../errors.js';
-import type { OpName } from '../../core/call.js';
+import type { OpName } from '../../core/spec.js';
 import {
-  CALL_DTYPE, CALL_INPUTS, CALL_N, CALL_OUT, CALL_OUT_SHAPE, CALL_SHAPES, CALL_WORDS, DIM_WORDS, SHAPE_DIMS, SHAPE_RANK,
+  CALL_DTYPE, CALL_INPUTS, CALL_N, CALL_OP, CALL_OUT, CALL_OUT_SHAPE, CALL_SHAPES, CALL_WORDS, DIM_WORDS, SHAPE_DIMS, SHAPE_RANK,
   SHAPE_WORDS, STATUS_BAD_ARITY, STATUS_BAD_DTYPE, STATUS_BAD_SHAPE, STATUS_INCOMPATIBLE, STATUS_OK, STATUS_OUT_SHAPE_MISMATCH,
   STATUS_TOO_LARGE,
 } from './abi.js';
@@ -16,6 +16,8 @@ import { KeptBlock, type WasmMemory } from './memory.js';
 /** What a kernel call runs: the op, on a dtype (a call record, call.ts, is one). */
 export interface KernelOp {
   readonly op: OpName;
+  /** The op's row in the spec table, which the generic entry reads (abi.ts's CALL_OP). */
+  readonly opId: number;
   readonly info: DTypeInfo;
 }
 
@@ -93,6 +95,7 @@ export class DescriptorBlock {
     w[CALL_INPUTS / 4] = base + 4 * addressesAt;
     w[CALL_SHAPES / 4] = base + 4 * shapesAt;
     w[CALL_OUT / 4] = outAddress;
+    w[CALL_OP / 4] = call.opId; // for the entry of ops without one of their own (exports.ts)
     w[(CALL_OUT_SHAPE + SHAPE_DIMS) / 4] = base + 4 * dimsAt;
     w[(CALL_OUT_SHAPE + SHAPE_RANK) / 4] = outRank;
     let p = dimsAt;

@@ -12,7 +12,11 @@ import { OP_NAMES, type OpName } from '../../core/spec.js';
  * through it cost a small call's time over again.
  */
 export interface WasmExports {
-  /** Each op's entry, `_onnx_ops_<op in lower case>` (bindings/bindings.cpp): a status for a call descriptor. */
+  /**
+   * Each op's entry (bindings/bindings.cpp): a status for a call descriptor.
+   * An op's own, `_onnx_ops_<op in lower case>`, or for an op without one,
+   * `_onnx_ops_run`, which runs the op the descriptor names.
+   */
   readonly entries: Readonly<Record<OpName, (call: number) => number>>;
   readonly alloc: (bytes: number) => number;
   readonly release: (address: number) => void;
@@ -20,9 +24,9 @@ export interface WasmExports {
   readonly simd: () => number;
 }
 
-/** An op's entry in the module, by the spec table's name. */
-const entryOf = (m: OnnxOpsModule, op: OpName) =>
-  (m as unknown as Record<string, ((call: number) => number) | undefined>)[`_onnx_ops_${op.toLowerCase()}`];
+/** An op's entry in the module, by the spec table's name: its own, or run. */
+const entryOf = (m: OnnxOpsModule, op: OpName): ((call: number) => number) | undefined =>
+  (m as unknown as Record<string, ((call: number) => number) | undefined>)[`_onnx_ops_${op.toLowerCase()}`] ?? m._onnx_ops_run;
 
 /**
  * The entry points of a loaded module. Each export is called once first, so
