@@ -10,7 +10,7 @@ import { OnnxOpsError } from './errors.js';
 import { WasmTensor } from './core/tensor.js';
 import { checkOwnTensor } from './check/input.js';
 import { supportedDtypes } from './check/opsets.js';
-import { prepareUnary, prepareVariadic } from './check/prepare.js';
+import { prepareCall } from './check/prepare.js';
 import { OpsCore } from './api/core.js';
 
 /** @internal */
@@ -23,8 +23,7 @@ export const LENT = {
   copyInto,
   /** An instance's call records over a backend (api/core.ts), and the checks of a call. */
   OpsCore,
-  prepareUnary,
-  prepareVariadic,
+  prepareCall,
   checkOwnTensor,
   supportedDtypes,
 } as const;

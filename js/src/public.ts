@@ -4,7 +4,7 @@
  * entries offer the same API.
  */
 export { Ops } from './api/ops.js';
-export type { WorkerOps, TransferOption } from './worker/client.js';
+export type { WorkerOps } from './worker/client.js';
 export { WasmTensor } from './core/tensor.js';
 export type { BackendName } from './backend/backend.js';
 export type { CreateOpsOptions } from './options.js';
@@ -15,7 +15,7 @@ export {
   encodeFloat16, decodeFloat16, encodeBfloat16, decodeBfloat16,
 } from './dtypes.js';
 export { type OpName, OP_VERSIONS, opVersion, supportedDtypes, firstVersionWith } from './check/opsets.js';
-export { type Tensor, type OrtTensorLike, type TensorLike, type PlainTensorLike, type OpOptions, type Result } from './core/types.js';
+export { type Tensor, type OrtTensorLike, type TensorLike, type PlainTensorLike, type OpOptions, type Result, type TransferOption } from './core/types.js';
 export { broadcastShapes, MAX_RANK } from './check/shape.js';
 export {
   toOrt, type OrtType, type OrtDataTypeMap, type OrtTensorData, type OrtTensorConstructor, type ToOrtOptions,

@@ -450,3 +450,21 @@ describe('calls on wasm tensors only (zero-copy)', () => {
     expect(Array.from(out.data as Float32Array)).toEqual([2, 5, 2]);
   });
 });
+
+describe('op methods (one per row of the spec table)', () => {
+  test('each op of OP_VERSIONS is a method of Ops, named as its method, on the prototype', async () => {
+    const ops = await getOps();
+    const names = Object.keys(OP_VERSIONS).map((op) => op[0].toLowerCase() + op.slice(1));
+    expect(names).toEqual(['max', 'relu']);
+    for (const name of names) {
+      const m = (ops as unknown as Record<string, unknown>)[name] as (...a: unknown[]) => unknown;
+      expect(typeof m).toBe('function');
+      expect(m.name).toBe(name);
+      expect(Object.prototype.hasOwnProperty.call(Object.getPrototypeOf(ops), name)).toBe(true);
+      expect(Object.prototype.hasOwnProperty.call(ops, name)).toBe(false);
+    }
+    // Its error names the method in its call form; each method runs its own op.
+    expect(thrown(() => ops.max(new Float32Array(2) as never))?.message).toMatch(/max\(\[a, b, \.\.\.\]\)/);
+    expect(Array.from(plain(ops.relu({ dtype: 'float32', shape: [2], data: new Float32Array([-1, 2]) })).data as Float32Array)).toEqual([0, 2]);
+  });
+});

@@ -1,16 +1,18 @@
 /**
- * The operators, one method each: prepare the call (check/prepare.ts), then
- * run it on the instance's backend (backend/backend.ts), by the instance's
- * core (core.ts).
+ * The operators, one method each (methods.ts, from the spec table): prepare
+ * the call (check/prepare.ts), then run it on the instance's backend
+ * (backend/backend.ts), by the instance's core (core.ts).
  */
 import type { DType } from '../dtypes.js';
 import type { Backend, BackendName, MemoryStats } from '../backend/backend.js';
 import { type OpName, supportedDtypes } from '../check/opsets.js';
 import { prepareUnary, prepareVariadic } from '../check/prepare.js';
 import type { WasmTensor } from '../core/tensor.js';
-import type { OpOptions, PlainTensorLike, Result, TensorLike } from '../core/types.js';
+import type { Result } from '../core/types.js';
 import { OpsCore } from './core.js';
+import { type OpMethods, defineOpMethods } from './methods.js';
 
+/** An instance of the library: the ops, tensors in its memory, and its memory's figures. Made by createOps(). */
 export class Ops {
   /**
    * @internal The backend the instance runs on (backend/backend.ts). (Named
@@ -34,15 +36,12 @@ export class Ops {
   }
 
   /**
-   * ONNX Max: the element-wise maximum of 1..N inputs of one dtype, with
-   * numpy broadcasting from Max-8 on (before it, all shapes must be equal).
+   * @internal One call of a variadic op, the body of its method (methods.ts):
+   * prepare the call in the op's record, then run it on the backend.
    */
-  max(inputs: readonly PlainTensorLike[], options?: OpOptions & { out?: ArrayBufferView }): Result;
-  max(inputs: readonly TensorLike[], options: OpOptions & { out: WasmTensor }): WasmTensor;
-  max(inputs: readonly TensorLike[], options?: OpOptions): Result | WasmTensor;
-  max(inputs: readonly TensorLike[], options?: OpOptions): Result | WasmTensor {
+  runVariadic(op: OpName, inputs: unknown, options: unknown): Result | WasmTensor {
     const c = this.#core;
-    const p = c.take(c.calls.Max);
+    const p = c.take(c.calls[op]);
     try {
       return this.impl.run(prepareVariadic(p, inputs, options));
     } finally {
@@ -50,16 +49,12 @@ export class Ops {
     }
   }
 
-  /** ONNX Relu: max(0, x) element-wise, for one input. */
-  relu(input: PlainTensorLike, options?: OpOptions & { out?: ArrayBufferView }): Result;
-  relu(input: WasmTensor, options?: OpOptions): WasmTensor;
-  relu(input: TensorLike, options: OpOptions & { out: WasmTensor }): WasmTensor;
-  relu(input: TensorLike, options?: OpOptions): Result | WasmTensor;
-  relu(input: TensorLike, options?: OpOptions): Result | WasmTensor {
+  /** @internal One call of a unary op, as runVariadic; `count` how many arguments the call had. */
+  runUnary(op: OpName, input: unknown, options: unknown, count: number): Result | WasmTensor {
     const c = this.#core;
-    const p = c.take(c.calls.Relu);
+    const p = c.take(c.calls[op]);
     try {
-      return this.impl.run(prepareUnary(p, input, options, arguments.length));
+      return this.impl.run(prepareUnary(p, input, options, count));
     } finally {
       c.done(p);
     }
@@ -92,3 +87,8 @@ export class Ops {
     return this.impl.memoryStats();
   }
 }
+
+// The op methods (methods.ts): `max`, `relu`, one per row of the spec table.
+export interface Ops extends OpMethods {}
+
+defineOpMethods(Ops.prototype);

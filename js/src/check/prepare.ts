@@ -8,6 +8,7 @@ import { type ErrorCode, OnnxOpsError, describe, showShape } from '../errors.js'
 import { CHECKED, WasmTensor } from '../core/tensor.js';
 import type { OpOptions } from '../core/types.js';
 import type { Call, CheckedInput } from '../core/call.js';
+import { methodName } from '../core/spec.js';
 import { checkInput, checkNotOtherCopys, checkOwnTensor, checkUnchanged } from './input.js';
 import { checkAllowed, opVersion } from './opsets.js';
 import { checkPlainOut } from './out.js';
@@ -17,9 +18,17 @@ import { broadcastChecked, elementCount, sameShape } from '../core/shape.js';
 /** The last Call.id given. */
 let lastId = 0;
 
+/**
+ * An op's call by its arity (core/spec.ts): `a` its input, or its list of
+ * inputs; `count` how many arguments the call had.
+ */
+export function prepareCall(call: Call, a: unknown, options: unknown, count: number): Call {
+  return call.spec.arity === 'unary' ? prepareUnary(call, a, options, count) : prepareVariadic(call, a, options);
+}
+
 /** A variadic op (Max): 1..N inputs of one dtype; from its broadcastSince version on they broadcast, before it they share one shape. */
 export function prepareVariadic(call: Call, inputs: unknown, options: unknown): Call {
-  if (!Array.isArray(inputs)) fail(call, 'INVALID_ARGUMENT', `inputs must be an array of tensors: ${call.op.toLowerCase()}([a, b, ...])`);
+  if (!Array.isArray(inputs)) fail(call, 'INVALID_ARGUMENT', `inputs must be an array of tensors: ${methodName(call.op)}([a, b, ...])`);
   const o = checkOptions(call, options);
   const opset = o.opset;
   const given = o.out;

@@ -1,8 +1,10 @@
 /**
  * The operators as data: one row per ONNX operator, from which the opset
  * checks (check/opsets.ts), the preparing of a call (check/prepare.ts), the
- * Ops methods' records (api/ops.ts), the js backend's dispatch and the
- * worker's requests derive. The dtypes are the ONNX operator pages'.
+ * methods of Ops and WorkerOps and their records (api/methods.ts), the wasm
+ * entries, the js backend's dispatch and the worker's requests derive. The
+ * dtypes are the ONNX operator pages'. Each row also has a line in
+ * OpMethodNames below, which carries its method's doc comment.
  */
 import type { DType } from '../dtypes.js';
 
@@ -30,6 +32,36 @@ export const OP_SPECS = {
 export type OpName = keyof typeof OP_SPECS;
 
 export const OP_NAMES = Object.keys(OP_SPECS) as OpName[];
+
+/**
+ * The op methods of Ops and WorkerOps: each op's method name (the op's,
+ * first letter lower-case) to its op. The comments are the methods' docs:
+ * editors show them on `ops.max`, which a method name derived from a row
+ * by a type would lose.
+ */
+export interface OpMethodNames {
+  /**
+   * ONNX Max: the element-wise maximum of 1..N inputs of one dtype, with
+   * numpy broadcasting from Max-8 on (before it, all shapes must be equal).
+   */
+  readonly max: 'Max';
+  /** ONNX Relu: max(0, x) element-wise, for one input. */
+  readonly relu: 'Relu';
+}
+
+/** An op's method: its name with a lower-case first letter (Max: max; LeakyRelu would be leakyRelu). */
+export type MethodName<Op extends OpName> = Uncapitalize<Op>;
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+/** Fails to compile when OpMethodNames misses a row of OP_SPECS or names a method otherwise than MethodName does. */
+export type MethodNamesMatchRows = Holds<
+  Same<{ readonly [M in keyof OpMethodNames]: MethodName<OpMethodNames[M]> }, { readonly [M in keyof OpMethodNames]: M }> &
+    Same<OpMethodNames[keyof OpMethodNames], OpName>
+>;
+
+/** An op's method name (see MethodName). */
+export const methodName = <Op extends OpName>(op: Op): MethodName<Op> => (op[0].toLowerCase() + op.slice(1)) as MethodName<Op>;
 
 /** Whether x names an operator. */
 export function isOpName(x: unknown): x is OpName {

@@ -41,3 +41,13 @@ export interface OpOptions {
    */
   out?: WasmTensor | ArrayBufferView;
 }
+
+/** The worker form's own option beside the op options: moving inputs' buffers instead of copying them. */
+export interface TransferOption {
+  /**
+   * Moves the plain inputs' ArrayBuffers to the worker instead of copying
+   * them (default false): the caller's arrays are then detached (length 0).
+   * Buffers that cannot move (SharedArrayBuffer, or the buffer of `out`) are copied.
+   */
+  transfer?: boolean;
+}

@@ -12,7 +12,8 @@ import type { DType } from '../dtypes.js';
 import type { WasmTensor } from '../core/tensor.js';
 import type { OpsCore } from '../api/core.js';
 import type { OpName } from '../core/spec.js';
-import type { OpOptions, PlainTensorLike, Result, TensorLike } from '../core/types.js';
+import type { Result, TransferOption } from '../core/types.js';
+import { type WorkerOpMethods, defineOpMethods } from '../api/methods.js';
 import type { BackendName, MemoryStats, RunOptions } from '../backend/backend.js';
 import type { CreateOpsOptions } from '../options.js';
 import type { Lent } from '../lent.js';
@@ -20,16 +21,6 @@ import { ASYNC_DISPOSE } from '../core/dispose.js';
 import { start } from './link.js';
 import { Requests } from './queue.js';
 import { RemoteBackend } from './remote.js';
-
-/** The worker form's own option beside createOps()'s: moving inputs' buffers instead of copying them. */
-export interface TransferOption {
-  /**
-   * Moves the plain inputs' ArrayBuffers to the worker instead of copying
-   * them (default false): the caller's arrays are then detached (length 0).
-   * Buffers that cannot move (SharedArrayBuffer, or the buffer of `out`) are copied.
-   */
-  transfer?: boolean;
-}
 
 /**
  * @internal Starts the worker, waits until its instance is made (the worker
@@ -72,23 +63,6 @@ export class WorkerOps {
     this.#core = new lent.OpsCore(remote);
     this.backend = remote.name;
     this.simd = remote.name === 'wasm-simd';
-  }
-
-  /** ONNX Max, as the sync API's ops.max(), in the worker: a Promise of its result. */
-  max(inputs: readonly PlainTensorLike[], options?: OpOptions & TransferOption & { out?: ArrayBufferView }): Promise<Result>;
-  max(inputs: readonly TensorLike[], options: OpOptions & TransferOption & { out: WasmTensor }): Promise<WasmTensor>;
-  max(inputs: readonly TensorLike[], options?: OpOptions & TransferOption): Promise<Result | WasmTensor>;
-  max(inputs: readonly TensorLike[], options?: OpOptions & TransferOption): Promise<Result | WasmTensor> {
-    return this.#op('Max', inputs, options, arguments.length);
-  }
-
-  /** ONNX Relu, as the sync API's ops.relu(), in the worker: a Promise of its result. */
-  relu(input: PlainTensorLike, options?: OpOptions & TransferOption & { out?: ArrayBufferView }): Promise<Result>;
-  relu(input: WasmTensor, options?: OpOptions & TransferOption): Promise<WasmTensor>;
-  relu(input: TensorLike, options: OpOptions & TransferOption & { out: WasmTensor }): Promise<WasmTensor>;
-  relu(input: TensorLike, options?: OpOptions & TransferOption): Promise<Result | WasmTensor>;
-  relu(input: TensorLike, options?: OpOptions & TransferOption): Promise<Result | WasmTensor> {
-    return this.#op('Relu', input, options, arguments.length);
   }
 
   /**
@@ -140,20 +114,30 @@ export class WorkerOps {
     return this.close();
   }
 
+  /** @internal One call of a variadic op, its method's body (api/methods.ts): see #run. */
+  runVariadic(op: OpName, inputs: unknown, options: unknown): Promise<Result | WasmTensor> {
+    return this.#run(op, inputs, options, 2);
+  }
+
+  /** @internal One call of a unary op, its method's body: see #run. */
+  runUnary(op: OpName, input: unknown, options: unknown, count: number): Promise<Result | WasmTensor> {
+    return this.#run(op, input, options, count);
+  }
+
   /**
-   * An op: `a` its input or list of inputs by its arity (core/spec.ts),
-   * `count` how many arguments it had. Checked and prepared here, as the
-   * sync API's (an error rejects in turn), then sent.
+   * One op call: `a` its input or list of inputs by its arity (core/spec.ts),
+   * `count` how many arguments it had. Checked and prepared here, as the sync
+   * API's (an error rejects in turn), then sent.
    */
-  #op(op: OpName, a: unknown, options: unknown, count: number): Promise<Result | WasmTensor> {
+  #run(op: OpName, a: unknown, options: unknown, count: number): Promise<Result | WasmTensor> {
     return this.#checked(op, () => {
-      const { OnnxOpsError, prepareUnary, prepareVariadic } = this.#lent;
+      const { OnnxOpsError, prepareCall } = this.#lent;
       const t = options !== null && typeof options === 'object' ? (options as TransferOption).transfer : undefined;
       if (t !== undefined && typeof t !== 'boolean') throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined, `transfer must be a boolean, got ${typeof t}`);
       const core = this.#core;
       const p = core.take(core.calls[op]);
       try {
-        return core.impl.run(p.spec.arity === 'unary' ? prepareUnary(p, a, options, count) : prepareVariadic(p, a, options), t ? TRANSFER : undefined);
+        return core.impl.run(prepareCall(p, a, options, count), t ? TRANSFER : undefined);
       } finally {
         core.done(p);
       }
@@ -170,3 +154,8 @@ export class WorkerOps {
     }
   }
 }
+
+// The op methods (api/methods.ts): `max`, `relu`, one per row of the spec table, each a Promise.
+export interface WorkerOps extends WorkerOpMethods {}
+
+defineOpMethods(WorkerOps.prototype);

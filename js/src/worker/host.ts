@@ -6,8 +6,7 @@
  * page already, so here they are the sync API's calls on clean inputs.
  */
 import { OnnxOpsError, WasmTensor, createOps, type Ops } from '../index.js';
-import { OP_SPECS, type OpName } from '../core/spec.js';
-import type { Result } from '../core/types.js';
+import { OP_SPECS } from '../core/spec.js';
 import { type Answers, type Asking, type Reply, type Request, toWire } from './protocol.js';
 import { workerThreads } from './node.js';
 
@@ -44,9 +43,8 @@ function serve(port: Port): void {
       case 'call': {
         const inputs = m.inputs.map((w) => (typeof w === 'number' ? tensor(w) : w));
         const options = { opset: m.opset, out: m.out ? tensor(m.out) : undefined };
-        // The op's method (its name in lower case), given its input or its list of inputs, by its arity.
-        const method = o[m.op.toLowerCase() as Lowercase<OpName>] as (a: unknown, options: object) => Result | WasmTensor;
-        const r = method.call(o, OP_SPECS[m.op].arity === 'unary' ? inputs[0] : inputs, options);
+        // The op's call, as its method makes it: its input or its list of inputs, by its arity, and the options.
+        const r = OP_SPECS[m.op].arity === 'unary' ? o.runUnary(m.op, inputs[0], options, 2) : o.runVariadic(m.op, inputs, options);
         if (r instanceof WasmTensor) {
           if (m.result) tensors.set(m.result, r);
           return [undefined, []];
