@@ -10,6 +10,9 @@ const SRC = join(__dirname, '..', '..', 'js', 'src');
 
 type Graph = Map<string, string[]>;
 
+// The cycle finder the C++ include check uses too.
+const { findCycle } = require('../../scripts/find-cycle.cjs') as { findCycle: (g: Graph) => string[] | undefined };
+
 /** Every .ts file under dir, as a path relative to js/src with '/' separators. */
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -37,33 +40,6 @@ function graph(): Graph {
     g.set(f, deps.filter((d) => files.has(d))); // the generated wasm/*.js modules are leaves
   }
   return g;
-}
-
-/** An import circle as its files (first = last), or undefined. */
-export function findCycle(g: Graph): string[] | undefined {
-  const state = new Map<string, 1 | 2>(); // 1: on the path, 2: done
-  const path: string[] = [];
-  const visit = (f: string): string[] | undefined => {
-    state.set(f, 1);
-    path.push(f);
-    for (const d of g.get(f) ?? []) {
-      if (state.get(d) === 1) return [...path.slice(path.indexOf(d)), d];
-      if (!state.has(d)) {
-        const c = visit(d);
-        if (c) return c;
-      }
-    }
-    path.pop();
-    state.set(f, 2);
-    return undefined;
-  };
-  for (const f of [...g.keys()].sort()) {
-    if (!state.has(f)) {
-      const c = visit(f);
-      if (c) return c;
-    }
-  }
-  return undefined;
 }
 
 /** The imports that break the layering, as 'from -> to'. */
