@@ -73,8 +73,8 @@ interface OpRunner {
 }
 
 // One function literal per arity, so that each arity's methods have call
-// sites of their own: with one for all, calls of Max and Relu in turn took
-// 16 % longer at n = 16 (docs/PERFORMANCE.md).
+// sites of their own: with one for all, calls of two ops in turn were
+// polymorphic (docs/PERFORMANCE.md).
 const FORMS: { readonly [A in OpSpec['arity']]: (op: OpName) => (this: OpRunner, a: unknown, options?: unknown) => unknown } = {
   variadic: (op) => function (this: OpRunner, inputs: unknown, options?: unknown) {
     return this.runVariadic(op, inputs, options);
