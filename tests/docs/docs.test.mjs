@@ -1,9 +1,11 @@
 // The maintainers' performance page stays a reference (method, current results,
 // bounds), not a diary: at most 25,000 bytes, and every link into it from the
-// repository's docs and sources names a heading it has.
+// repository's docs and sources names a heading it has. And the patch that
+// proves DESIGN.md's recipe for adding an op still applies.
 //   node --test tests/docs/docs.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,4 +40,17 @@ test('every link to a section of docs/PERFORMANCE.md names one of its headings',
   for (const m of readFileSync(PERFORMANCE, 'utf8').matchAll(/\]\(#([\w-]+)\)/g)) links.push({ file: 'docs/PERFORMANCE.md', anchor: m[1] });
   assert.ok(links.length > 0, 'the docs link into docs/PERFORMANCE.md');
   assert.deepEqual(links.filter((l) => !anchors.has(l.anchor)), [], 'links to headings docs/PERFORMANCE.md does not have');
+});
+
+// DESIGN.md's "Adding an op" is proved by docs/recipes/add-min.patch, ONNX Min
+// through the recipe: it must still apply to this tree, and touch at most 5
+// product files (the rest are tests).
+test('docs/recipes/add-min.patch applies to the tree and touches at most 5 product files', () => {
+  const patch = path.join(ROOT, 'docs', 'recipes', 'add-min.patch');
+  const files = [...readFileSync(patch, 'utf8').matchAll(/^diff --git a\/(\S+) b\//gm)].map((m) => m[1]);
+  const product = files.filter((f) => !f.startsWith('tests/'));
+  assert.deepEqual(product.sort(), ['js/src/backend/js/kernels.ts', 'js/src/core/spec.ts', 'src/config/binary_config.cpp', 'src/dtypes/traits.h', 'src/ops.h']);
+  assert.ok(files.length > product.length, 'the patch carries its tests');
+  const r = spawnSync('git', ['apply', '--check', patch], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(r.status, 0, `git apply --check: ${r.stderr}`);
 });
