@@ -122,6 +122,7 @@ function fold(k: Kind, dtype: KernelDType, inputs: readonly KernelOperand[], out
   const at = new Array<number>(inputs.length).fill(0); // each input's element at the run's start
   const idx = new Array<number>(Math.max(rank - 1, 0)).fill(0);
   const tileLength = Math.min(run, TILE);
+  const per = BYTES[dtype] / o.w.BYTES_PER_ELEMENT; // words of the bit view per element (float64 and int64: 2)
   const tile: Run | undefined = inputs.length > 2
     ? { v: k.views({ buffer: new ArrayBuffer(BYTES[dtype] * tileLength), byteOffset: 0, length: tileLength }), at: 0, step: 1 }
     : undefined;
@@ -137,7 +138,7 @@ function fold(k: Kind, dtype: KernelDType, inputs: readonly KernelOperand[], out
         for (let j = 0; j < runs.length; j++) runs[j].at = at[j] + c * runs[j].step;
         k.select(n, runs[0], runs[1], tile.v, 0);
         for (let j = 2; j < runs.length; j++) k.select(n, tile, runs[j], tile.v, 0);
-        k.select(n, tile, tile, o, start + c);
+        o.w.set(tile.v.w.subarray(0, n * per), (start + c) * per);
       }
     }
     // The odometer over the outer dims.
