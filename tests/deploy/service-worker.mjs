@@ -1,0 +1,96 @@
+// The packed package in a module service worker in headless Chromium, under
+// the package tests' strict CSP (issue 48): bundled by esbuild's defaults
+// (`--bundle --format=esm`, which inlines the library's import()s), and
+// unbundled (the worker's own `import` of dist/esm/index.js). Bundled: the
+// default createOps() and both forced fallbacks exact, the default on
+// wasm-simd. Unbundled: the default exact on wasm-simd (its files are static
+// imports); the fallbacks, each a file the library loads by import(), which
+// the HTML standard forbids in service workers, a typed UNSUPPORTED_ENGINE
+// naming that rule and onnx-ops-wasm/js. Both: the worker form refused
+// (typed: a service worker has no Worker), and onnx-ops-wasm/js exact.
+//
+//   npm run build && node --test tests/deploy/service-worker.mjs     (about 12 s here, 2 cores)
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CSP, consumer, html, openPage, resultOrFailure, start, stop } from '../package/consumers.mjs';
+import { serve } from '../support/static-server.mjs';
+import { MODULE, expectedExact } from './exact.mjs';
+
+before(start);
+after(stop);
+
+/** The forms the service worker runs exact() on: the main entry's sync form on each backend, its worker form, then onnx-ops-wasm/js. */
+const FORMS = [undefined, { backend: 'wasm' }, { backend: 'js' }, { worker: true }];
+const serviceWorker = (main, jsEntry) => `import * as lib from ${JSON.stringify(main)};
+import * as jsEntry from ${JSON.stringify(jsEntry)};
+import { exact } from './exact.js';
+self.addEventListener('install', () => self.skipWaiting());
+self.addEventListener('message', (event) => {
+  const forms = ${JSON.stringify(FORMS.map((o) => o ?? null))};
+  Promise.all([...forms.map((o) => exact(lib, o ?? undefined)), exact(jsEntry)]).then((r) => event.ports[0].postMessage(r));
+});
+`;
+// The page: registers ./sw.js as a module service worker, waits until it is active, and asks it for its results.
+const page = `const registration = await navigator.serviceWorker.register('./sw.js', { type: 'module' });
+const sw = registration.installing || registration.waiting || registration.active;
+await new Promise((resolve) => {
+  if (sw.state === 'activated') resolve();
+  sw.addEventListener('statechange', () => sw.state === 'activated' && resolve());
+});
+const channel = new MessageChannel();
+const reply = new Promise((resolve) => { channel.port1.onmessage = (e) => resolve(e.data); });
+sw.postMessage(null, [channel.port2]);
+reply.then((r) => { window.result = r; }, (e) => { window.failure = String(e && e.stack || e); });
+`;
+
+/** What the service worker must reply: `refused` maps a form's index to a pattern of its error. */
+async function expected(refused) {
+  const forms = [...FORMS, 'js entry'];
+  const values = await Promise.all(forms.map((o, i) => expectedExact(['wasm-simd', 'wasm', 'js', 'wasm-simd', 'js'][i], { worker: !!o?.worker })));
+  return values.map((v, i) => refused[i] ?? v);
+}
+async function assertReply(value, label, refused) {
+  assert.equal(value.failure, undefined, `${label}: ${value.failure}`);
+  const want = await expected(refused);
+  assert.equal(value.length, want.length, label);
+  for (const [i, got] of value.entries()) {
+    const form = i < FORMS.length ? JSON.stringify(FORMS[i]) : 'onnx-ops-wasm/js';
+    if (want[i] instanceof RegExp) assert.match(got.failed ?? JSON.stringify(got), want[i], `${label}, ${form}`);
+    else assert.deepEqual(got, want[i], `${label}, ${form}`);
+  }
+}
+
+const noWorker = /^true UNSUPPORTED_ENGINE createOps: could not start the worker from onnx-ops-wasm-worker\.js: this engine has neither Worker nor node:worker_threads/;
+/** The unbundled refusal of `file`: the loader's reason, the service-worker rule and the remedy. */
+const noImport = (file) => new RegExp(`^true UNSUPPORTED_ENGINE createOps: could not load ${file.replaceAll('.', '\\.')}, .*import\\(\\).*a service worker may not use dynamic import \\(HTML standard\\): bundle it, or import onnx-ops-wasm/js there`);
+
+test('a Chromium module service worker, esbuild-bundled and unbundled, under the CSP: what runs exact on which backend, and what is refused with which reason', async () => {
+  const dir = await consumer('service-worker-app', { type: 'module' }, {
+    'exact.js': MODULE, 'page.js': page, 'index.html': html('./page.js'),
+    'sw.js': serviceWorker('./node_modules/onnx-ops-wasm/dist/esm/index.js', './node_modules/onnx-ops-wasm/dist/esm/js.js'),
+    'src/exact.js': MODULE, 'src/sw.js': serviceWorker('onnx-ops-wasm', 'onnx-ops-wasm/js'),
+  });
+  const esbuild = await import('esbuild');
+  const t = performance.now();
+  mkdirSync(join(dir, 'bundled'));
+  const result = await esbuild.build({
+    absWorkingDir: dir, entryPoints: ['src/sw.js'], bundle: true, format: 'esm', outfile: 'bundled/sw.js', logLevel: 'silent',
+  });
+  console.log(`# esbuild: ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  assert.deepEqual([...result.warnings, ...result.errors], [], 'esbuild warned');
+  for (const f of ['page.js', 'index.html']) writeFileSync(join(dir, 'bundled', f), await import('node:fs').then((fs) => fs.readFileSync(join(dir, f))));
+  const server = await serve([['/bundled/', join(dir, 'bundled')], ['/plain/', dir]], () => ({ 'Content-Security-Policy': CSP }));
+  try {
+    // One after the other: each page's context is its own, and Chromium's service workers share its two cores.
+    const bundled = await openPage(`${server.url}/bundled/`, resultOrFailure);
+    await assertReply(bundled.value, 'esbuild-bundled service worker', { 3: noWorker });
+    const plain = await openPage(`${server.url}/plain/`, resultOrFailure);
+    await assertReply(plain.value, 'unbundled service worker', {
+      1: noImport('onnx-ops-wasm-scalar.js'), 2: noImport('backend-js.js'), 3: noImport('worker-client.js'),
+    });
+  } finally {
+    await server.close();
+  }
+});
