@@ -8,7 +8,7 @@
 // without it, the sync form and both fallbacks exact and the worker form a
 // typed UNSUPPORTED_ENGINE naming the missing file.
 //
-//   npm run build && node --test tests/deploy/bun.mjs     (about 25 s here, 2 cores)
+//   npm run build && node --test tests/deploy/bun.mjs     (18 s here, 2 cores shared with other builds)
 //
 // Bun is tests/engines' (npm `bun`); the apps install nothing but the tarball.
 import { after, before, test } from 'node:test';

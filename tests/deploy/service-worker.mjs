@@ -9,7 +9,7 @@
 // naming that rule and onnx-ops-wasm/js. Both: the worker form refused
 // (typed: a service worker has no Worker), and onnx-ops-wasm/js exact.
 //
-//   npm run build && node --test tests/deploy/service-worker.mjs     (about 12 s here, 2 cores)
+//   npm run build && node --test tests/deploy/service-worker.mjs     (13 s here, 2 cores shared with other builds)
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
