@@ -1,18 +1,19 @@
 // The packed package in a module service worker in headless Chromium, under
 // the package tests' strict CSP (issue 48): bundled by esbuild's defaults
-// (`--bundle --format=esm`, which inlines the library's import()s), and
-// unbundled (the worker's own `import` of dist/esm/index.js). Bundled: the
+// (`--bundle --format=esm`, which inlines the library's import()s), with
+// `--splitting` (chunks loaded by import()), and unbundled (the worker's own
+// `import` of dist/esm/index.js). Bundled into one file: the
 // default createOps() and both forced fallbacks exact, the default on
-// wasm-simd. Unbundled: the default exact on wasm-simd (its files are static
-// imports); the fallbacks, each a file the library loads by import(), which
+// wasm-simd. Split or unbundled: the default exact on wasm-simd (its files
+// are static imports); the fallbacks, each a file the library loads by import(), which
 // the HTML standard forbids in service workers, a typed UNSUPPORTED_ENGINE
 // naming that rule and onnx-ops-wasm/js. Both: the worker form refused
 // (typed: a service worker has no Worker), and onnx-ops-wasm/js exact.
 //
-//   npm run build && node --test tests/deploy/service-worker.mjs     (13 s here, 2 cores shared with other builds)
+//   npm run build && node --test tests/deploy/service-worker.mjs     (18 s here, 2 cores shared with other builds)
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CSP, consumer, html, openPage, resultOrFailure, start, stop } from '../package/consumers.mjs';
 import { serve } from '../support/static-server.mjs';
@@ -66,7 +67,7 @@ const noWorker = /^true UNSUPPORTED_ENGINE createOps: could not start the worker
 /** The unbundled refusal of `file`: the loader's reason, the service-worker rule and the remedy. */
 const noImport = (file) => new RegExp(`^true UNSUPPORTED_ENGINE createOps: could not load ${file.replaceAll('.', '\\.')}, .*import\\(\\).*a service worker may not use dynamic import \\(HTML standard\\): bundle it, or import onnx-ops-wasm/js there`);
 
-test('a Chromium module service worker, esbuild-bundled and unbundled, under the CSP: what runs exact on which backend, and what is refused with which reason', async () => {
+test('a Chromium module service worker, esbuild-bundled (one file, and --splitting) and unbundled, under the CSP: what runs exact on which backend, and what is refused with which reason', async () => {
   const dir = await consumer('service-worker-app', { type: 'module' }, {
     'exact.js': MODULE, 'page.js': page, 'index.html': html('./page.js'),
     'sw.js': serviceWorker('./node_modules/onnx-ops-wasm/dist/esm/index.js', './node_modules/onnx-ops-wasm/dist/esm/js.js'),
@@ -74,22 +75,25 @@ test('a Chromium module service worker, esbuild-bundled and unbundled, under the
   });
   const esbuild = await import('esbuild');
   const t = performance.now();
-  mkdirSync(join(dir, 'bundled'));
-  const result = await esbuild.build({
-    absWorkingDir: dir, entryPoints: ['src/sw.js'], bundle: true, format: 'esm', outfile: 'bundled/sw.js', logLevel: 'silent',
-  });
+  // esbuild's defaults, one file; and with --splitting, whose chunks are loaded by import() too.
+  const results = await Promise.all([['bundled', false], ['split', true]].map(([out, splitting]) => {
+    mkdirSync(join(dir, out));
+    for (const f of ['page.js', 'index.html']) writeFileSync(join(dir, out, f), readFileSync(join(dir, f)));
+    return esbuild.build({
+      absWorkingDir: dir, entryPoints: ['src/sw.js'], bundle: true, format: 'esm', splitting, outdir: out, logLevel: 'silent',
+    });
+  }));
   console.log(`# esbuild: ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  assert.deepEqual([...result.warnings, ...result.errors], [], 'esbuild warned');
-  for (const f of ['page.js', 'index.html']) writeFileSync(join(dir, 'bundled', f), await import('node:fs').then((fs) => fs.readFileSync(join(dir, f))));
-  const server = await serve([['/bundled/', join(dir, 'bundled')], ['/plain/', dir]], () => ({ 'Content-Security-Policy': CSP }));
+  for (const result of results) assert.deepEqual([...result.warnings, ...result.errors], [], 'esbuild warned');
+  const server = await serve([['/bundled/', join(dir, 'bundled')], ['/split/', join(dir, 'split')], ['/plain/', dir]], () => ({ 'Content-Security-Policy': CSP }));
   try {
     // One after the other: each page's context is its own, and Chromium's service workers share its two cores.
     const bundled = await openPage(`${server.url}/bundled/`, resultOrFailure);
     await assertReply(bundled.value, 'esbuild-bundled service worker', { 3: noWorker });
-    const plain = await openPage(`${server.url}/plain/`, resultOrFailure);
-    await assertReply(plain.value, 'unbundled service worker', {
-      1: noImport('onnx-ops-wasm-scalar.js'), 2: noImport('backend-js.js'), 3: noImport('worker-client.js'),
-    });
+    for (const [path, label] of [['plain', 'unbundled service worker'], ['split', 'service worker bundled with --splitting']]) {
+      const { value } = await openPage(`${server.url}/${path}/`, resultOrFailure);
+      await assertReply(value, label, { 1: noImport('onnx-ops-wasm-scalar.js'), 2: noImport('backend-js.js'), 3: noImport('worker-client.js') });
+    }
   } finally {
     await server.close();
   }
