@@ -10,26 +10,26 @@
 // naming that rule and onnx-ops-wasm/js. Both: the worker form refused
 // (typed: a service worker has no Worker), and onnx-ops-wasm/js exact.
 //
-//   npm run build && node --test tests/deploy/service-worker.mjs     (18 s here, 2 cores shared with other builds)
+//   npm run build && node --test tests/deploy/service-worker.mjs     (15 s here, 2 cores shared with other builds)
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CSP, consumer, html, openPage, resultOrFailure, start, stop } from '../package/consumers.mjs';
 import { serve } from '../support/static-server.mjs';
-import { MODULE, expectedExact } from './exact.mjs';
+import { MODULE, assertExact } from './exact.mjs';
 
 before(start);
 after(stop);
 
 /** The forms the service worker runs exact() on: the main entry's sync form on each backend, its worker form, then onnx-ops-wasm/js. */
-const FORMS = [undefined, { backend: 'wasm' }, { backend: 'js' }, { worker: true }];
+const SW_FORMS = [undefined, { backend: 'wasm' }, { backend: 'js' }, { worker: true }];
 const serviceWorker = (main, jsEntry) => `import * as lib from ${JSON.stringify(main)};
 import * as jsEntry from ${JSON.stringify(jsEntry)};
 import { exact } from './exact.js';
 self.addEventListener('install', () => self.skipWaiting());
 self.addEventListener('message', (event) => {
-  const forms = ${JSON.stringify(FORMS.map((o) => o ?? null))};
+  const forms = ${JSON.stringify(SW_FORMS.map((o) => o ?? null))};
   Promise.all([...forms.map((o) => exact(lib, o ?? undefined)), exact(jsEntry)]).then((r) => event.ports[0].postMessage(r));
 });
 `;
@@ -46,22 +46,8 @@ sw.postMessage(null, [channel.port2]);
 reply.then((r) => { window.result = r; }, (e) => { window.failure = String(e && e.stack || e); });
 `;
 
-/** What the service worker must reply: `refused` maps a form's index to a pattern of its error. */
-async function expected(refused) {
-  const forms = [...FORMS, 'js entry'];
-  const values = await Promise.all(forms.map((o, i) => expectedExact(['wasm-simd', 'wasm', 'js', 'wasm-simd', 'js'][i], { worker: !!o?.worker })));
-  return values.map((v, i) => refused[i] ?? v);
-}
-async function assertReply(value, label, refused) {
-  assert.equal(value.failure, undefined, `${label}: ${value.failure}`);
-  const want = await expected(refused);
-  assert.equal(value.length, want.length, label);
-  for (const [i, got] of value.entries()) {
-    const form = i < FORMS.length ? JSON.stringify(FORMS[i]) : 'onnx-ops-wasm/js';
-    if (want[i] instanceof RegExp) assert.match(got.failed ?? JSON.stringify(got), want[i], `${label}, ${form}`);
-    else assert.deepEqual(got, want[i], `${label}, ${form}`);
-  }
-}
+/** assertExact()'s options for the service worker's reply (SW_FORMS, then onnx-ops-wasm/js); `refused` as assertExact()'s. */
+const reply = (refused) => ({ forms: [...SW_FORMS, 'onnx-ops-wasm/js'], backends: ['wasm-simd', 'wasm', 'js', 'wasm-simd', 'js'], refused });
 
 const noWorker = /^true UNSUPPORTED_ENGINE createOps: could not start the worker from onnx-ops-wasm-worker\.js: this engine has neither Worker nor node:worker_threads/;
 /** The unbundled refusal of `file`: the loader's reason, the service-worker rule and the remedy. */
@@ -89,10 +75,10 @@ test('a Chromium module service worker, esbuild-bundled (one file, and --splitti
   try {
     // One after the other: each page's context is its own, and Chromium's service workers share its two cores.
     const bundled = await openPage(`${server.url}/bundled/`, resultOrFailure);
-    await assertReply(bundled.value, 'esbuild-bundled service worker', { 3: noWorker });
+    await assertExact(bundled.value, 'esbuild-bundled service worker', reply({ 3: noWorker }));
     for (const [path, label] of [['plain', 'unbundled service worker'], ['split', 'service worker bundled with --splitting']]) {
       const { value } = await openPage(`${server.url}/${path}/`, resultOrFailure);
-      await assertReply(value, label, { 1: noImport('onnx-ops-wasm-scalar.js'), 2: noImport('backend-js.js'), 3: noImport('worker-client.js') });
+      await assertExact(value, label, reply({ 1: noImport('onnx-ops-wasm-scalar.js'), 2: noImport('backend-js.js'), 3: noImport('worker-client.js') }));
     }
   } finally {
     await server.close();
