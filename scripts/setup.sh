@@ -35,10 +35,10 @@ if [ "${#need[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${need[@]}"
 fi
 
-# npm devDependencies, the engines', the hosts', the benchmark's and the bundlers' packages, when
+# npm devDependencies, the engines', the hosts', the benchmark's, the bundlers' and Vite 8's packages, when
 # missing or older than their lock files: side by side, as they do not depend on each other.
 pids=()
-for dir in . tests/engines tests/hosts bench tests/bundlers; do
+for dir in . tests/engines tests/hosts bench tests/bundlers tests/vite8; do
   if [ ! -d $dir/node_modules ] || [ $dir/package-lock.json -nt $dir/node_modules/.package-lock.json ]; then
     echo "setup: npm ci in $dir"
     npm ci --prefix $dir --no-audit --no-fund &

@@ -5,7 +5,8 @@
 # browser drivers' own test, the demo's end-to-end tests in Chromium, Firefox
 # and WebKit, the packed package in throwaway consumer projects, in apps
 # built by six bundlers and in hosts without the web's APIs (a React Native
-# bundle on Hermes, QuickJS, a bare Node vm context), and the portable suite in
+# bundle on Hermes, QuickJS, a bare Node vm context), where apps are deployed
+# (Bun's bundler and executables, a service worker, Vite 8), the portable suite in
 # every engine (Node 20-26, Deno, Bun, the three browsers' pages and workers),
 # and through the worker form in each.
 set -euo pipefail
@@ -29,4 +30,6 @@ step node --test tests/e2e/demo.e2e.mjs
 step node --test tests/package/run.mjs
 step node --test tests/package/bundlers.mjs   # webpack, rspack, Parcel, Rollup, esbuild, Vite apps in Chromium
 step node --test tests/hosts/run.mjs
+# Bun's browser bundle and executable, a Chromium service worker, Vite 8: three files side by side (27 s here, 44 s one by one).
+step node --test --test-concurrency=3 tests/deploy/bun.mjs tests/deploy/service-worker.mjs tests/deploy/vite8.mjs
 step node tests/engines/run.mjs

@@ -72,10 +72,13 @@ export async function createOps(options: CreateOpsOptions = {}): Promise<Ops | W
  * One of the library's files that only the engines needing it load (each a
  * literal import(), which bundlers split off or inline and module loaders
  * resolve beside this file): where it cannot be loaded, UNSUPPORTED_ENGINE
- * naming it, with the loader's own reason.
+ * naming it, with the loader's own reason (and, in a service worker, where
+ * import() is never allowed, the rule and the ways round it).
  */
 const load = <T>(file: string, get: () => Promise<T>): Promise<T> => Promise.resolve().then(get).catch((e: Error) =>
-  unsupported(`could not load ${file}, a file of the library's, from beside its main file: ${e?.message ?? String(e)}`));
+  unsupported(`could not load ${file}, a file of the library's, from beside its main file: ${e?.message ?? String(e)}${
+    typeof (globalThis as { ServiceWorkerGlobalScope?: unknown }).ServiceWorkerGlobalScope === 'function'
+      ? '; a service worker may not use dynamic import (HTML standard): bundle it, or import onnx-ops-wasm/js there' : ''}`));
 
 /** Ops on the module built without SIMD128, a file of its own that only engines needing it load. */
 async function scalarOps(scratch: number, float16: TypedArrayConstructor | undefined): Promise<Ops> {
