@@ -27,9 +27,6 @@ function parent(): Port {
 
 serve(parent());
 
-/** How often a worker without the Web Lock tells the page it lives (link.ts's SILENCE_MS is its bound). */
-const BEAT_MS = 1000;
-
 /**
  * Takes the Web Lock `name` and holds it as long as this worker lives: its
  * release, which needs nothing of the worker (a terminate()d one sends
@@ -91,7 +88,7 @@ function serve(port: Port): void {
         ([made, locked]) => {
           ops = made;
           // Where the page could not be given the lock, it hears of this worker's death by its heartbeat's silence.
-          if (!locked && m.beat) setInterval(() => port.post({ t: 'beat' }, []), BEAT_MS);
+          if (!locked && m.beat) setInterval(() => port.post({ t: 'beat' }, []), m.beat);
           port.post({ t: 'ready', backend: made.backend, locked }, []);
         },
         (e) => port.post({ t: 'failed', error: toWire(e, 'createOps', OnnxOpsError) }, []));

@@ -16,14 +16,14 @@ import type { CreateOpsOptions } from '../options.js';
 /**
  * createOps()'s options as the worker's own createOps() takes them (no
  * `worker`), and how a browser's page learns of the worker's death (link.ts):
- * `lock`, a Web Lock the worker takes and holds until it ends; `beat`, a
- * heartbeat, where it cannot take the lock.
+ * `lock`, a Web Lock the worker takes and holds until it ends; `beat`, the
+ * milliseconds between the beats of a heartbeat, where it cannot take the lock.
  */
 export interface WorkerInit {
   t: 'init';
   options: Omit<CreateOpsOptions, 'worker'>;
   lock?: string;
-  beat?: boolean;
+  beat?: number;
 }
 
 /** A plain input's data, copied or moved to the worker; or a worker tensor's handle. */

@@ -69,6 +69,10 @@ async function withBounds<T>(bounds: { startMs?: number; silenceMs?: number }, f
   }
 }
 
+/** Whether the worker form runs on node:worker_threads here (Node, Deno, Bun), not a browser's Worker. */
+const serverSide = typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === 'string';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** How a promise settles: its value, or its error. */
 const outcome = <T>(p: Promise<T>) => p.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
 
@@ -301,7 +305,8 @@ export function workerCases(lib: Lib, ops: () => Promise<Ops>, env: Env): Case[]
             check(i < failed, `call ${i} resolved after one that rejected`);
             if (i < calls.length) sameBits((r.value as { data: ArrayBufferView }).data, want, 4, `call ${i}, done before the death`);
           } else {
-            throwsOnnx(lib, 'Relu', () => { throw r.error; }, { code: 'WORKER_DIED', mentions: ['died'] });
+            // Node, Deno, Bun: the worker's exit event; browsers: the release of its Web Lock.
+            throwsOnnx(lib, 'Relu', () => { throw r.error; }, { code: 'WORKER_DIED', mentions: ['died', serverSide ? 'exited (code' : 'terminated by the page or the browser'] });
           }
         });
         // The next call starts a new worker with the same options, and is exact there.
@@ -428,6 +433,36 @@ export function workerCases(lib: Lib, ops: () => Promise<Ops>, env: Env): Case[]
       eq(order, Array.from({ length: 10_000 }, (_, i) => i).filter((i) => !withdrawn.includes(i)), 'the others resolved in the order they were made');
     } },
   ];
+  // Where a browser's page has no Web Locks (not a secure context), the worker's heartbeat tells its death.
+  if (!serverSide) cases.push({ name: 'worker: a page without Web Locks hears of a killed worker by its heartbeat\'s silence, and only then', run: async () => {
+    const nav = globalThis.navigator as unknown as Record<string, unknown>;
+    check(typeof (nav.locks as { request?: unknown })?.request === 'function', 'the page has Web Locks (a secure context)');
+    Object.defineProperty(nav, 'locks', { value: undefined, configurable: true });
+    const spy = spyWorkers();
+    try {
+      await withBounds({ silenceMs: 600 }, async () => {
+        const o = (await lib.createOps()) as unknown as Ops;
+        await sleep(1500); // idle past the bound: its beats keep it alive
+        eq(Array.from((await o.relu(new Float32Array([-1, 1]))).data as Float32Array), [0, 1], 'a call after 1.5 s idle');
+        eq(spy.made.length, 1, 'still the first worker');
+        const x = ramp(1 << 16, 4);
+        const calls = Array.from({ length: 20 }, () => outcome(o.relu(x)));
+        spy.made[0].terminate();
+        const killed = Date.now();
+        const last = (await Promise.all(calls)).pop()!;
+        check(!last.ok, 'the last call in flight rejected');
+        throwsOnnx(lib, 'Relu', () => { throw last.error; }, { code: 'WORKER_DIED', mentions: ['sent nothing for 0.6 s', 'heartbeat'] });
+        check(Date.now() - killed < 5000, `heard of within 5 s (${Date.now() - killed} ms)`);
+        sameBits((await o.relu(x)).data, refRelu({ dtype: 'float32', shape: [x.length], data: x }), 4, 'the next call, on a new worker');
+        eq(spy.made.length, 2, 'a new worker');
+        await o.close();
+      });
+    } finally {
+      delete nav.locks;
+      spy.restore();
+    }
+    check(typeof (nav.locks as { request?: unknown })?.request === 'function', 'the page\'s Web Locks are back');
+  } });
   // Last: the suite's own instance ends, as an instance a page no longer needs.
   cases.push({ name: 'worker: the suite\'s instance closes once its calls are done', run: async () => {
     const o = await ops();
