@@ -56,5 +56,16 @@ export interface TransferOption {
    * in the worker completes. A call with a signal is sent to the worker only
    * once the calls before it are done, so that until then it can be withdrawn.
    */
-  signal?: AbortSignal;
+  signal?: AbortSignalLike;
+}
+
+/**
+ * What the worker form uses of an AbortSignal, written out: the declarations
+ * then need no DOM library (a Node project's TypeScript has none).
+ */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
 }

@@ -12,7 +12,7 @@ import type { DType } from '../dtypes.js';
 import type { WasmTensor } from '../core/tensor.js';
 import type { OpsCore } from '../api/core.js';
 import type { OpName } from '../core/spec.js';
-import type { Result, TransferOption } from '../core/types.js';
+import type { AbortSignalLike, Result, TransferOption } from '../core/types.js';
 import { type WorkerOpMethods, defineOpMethods } from '../api/methods.js';
 import type { BackendName, MemoryStats, RunOptions } from '../backend/backend.js';
 import type { CreateOpsOptions } from '../options.js';
@@ -167,8 +167,8 @@ export class WorkerOps {
 }
 
 /** An AbortSignal, of this realm or another: what the queue uses of one. */
-function isSignal(x: unknown): x is AbortSignal {
-  return typeof x === 'object' && x !== null && typeof (x as AbortSignal).aborted === 'boolean' && typeof (x as AbortSignal).addEventListener === 'function';
+function isSignal(x: unknown): x is AbortSignalLike {
+  return typeof x === 'object' && x !== null && typeof (x as AbortSignalLike).aborted === 'boolean' && typeof (x as AbortSignalLike).addEventListener === 'function';
 }
 
 // The op methods (api/methods.ts): `max`, `relu`, one per row of the spec table, each a Promise.

@@ -136,12 +136,15 @@ function startIn(startWebWorker: () => Worker): Worker {
  */
 function webLink(worker: Worker): Link {
   const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
-  const lock = typeof locks?.request === 'function' ? `onnx-ops-wasm-worker-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}` : undefined;
+  const lock = typeof locks?.request === 'function' && typeof AbortController === 'function' ? `onnx-ops-wasm-worker-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}` : undefined;
   const silence = bound('silenceMs', SILENCE_MS);
-  const stop = new AbortController();
+  // Aborts the page's lock request once the worker is ended or dead; `ended` stops every watch.
+  const stop = lock ? new AbortController() : undefined;
+  let ended = false;
   let timer: ReturnType<typeof setInterval> | undefined;
   const end = () => {
-    stop.abort();
+    ended = true;
+    stop?.abort();
     clearInterval(timer);
   };
   return {
@@ -150,7 +153,7 @@ function webLink(worker: Worker): Link {
     listen(message, failure) {
       let heard = Date.now();
       const fail = (why: string) => {
-        if (stop.signal.aborted) return;
+        if (ended) return;
         end();
         failure(why);
       };
@@ -160,7 +163,7 @@ function webLink(worker: Worker): Link {
         if (reply.t === 'beat') return;
         if (reply.t === 'ready') {
           if (reply.locked) {
-            locks!.request(lock!, { signal: stop.signal }, () => fail('the worker ended (terminated by the page or the browser, or crashed)')).catch(() => {});
+            locks!.request(lock!, { signal: stop!.signal }, () => fail('the worker ended (terminated by the page or the browser, or crashed)')).catch(() => {});
           } else {
             let tick = Date.now();
             timer = setInterval(() => {

@@ -8,6 +8,7 @@
  * worker (docs/API.md's restart rule: MAX_FAILED_STARTS).
  */
 import type { OnnxOpsError } from '../errors.js';
+import type { AbortSignalLike } from '../core/types.js';
 import type { Link } from './link.js';
 import { type Answers, type Asking, type Reply, type Request, fromWire } from './protocol.js';
 
@@ -24,7 +25,7 @@ interface Held {
   request: Request;
   transfer: Transferable[];
   settle: Pending | undefined;
-  signal: AbortSignal | undefined;
+  signal: AbortSignalLike | undefined;
   abort: (() => void) | undefined;
 }
 
@@ -62,7 +63,7 @@ export class Requests {
    * `op` names the call in errors. With `signal`, the request waits on the
    * page until the requests before it are done, and is withdrawn if it aborts.
    */
-  send<R extends Asking>(request: R, transfer: Transferable[], op: string, signal?: AbortSignal): Promise<Answers[R['t']]> {
+  send<R extends Asking>(request: R, transfer: Transferable[], op: string, signal?: AbortSignalLike): Promise<Answers[R['t']]> {
     const refused = this.refuse(op);
     if (refused) return refused;
     if (signal?.aborted) return Promise.reject(signal.reason);
