@@ -45,6 +45,8 @@ const TRANSFER: RunOptions = { transfer: true };
  * Promises. Calls are checked here when made (a bad call rejects with the
  * sync API's OnnxOpsError), run in the worker in the order they were made,
  * and resolve in that order. Tensors from ops.tensor() live in the worker.
+ * If the worker dies, the calls in flight reject WORKER_DIED and the next
+ * call starts a new one (queue.ts).
  */
 export class WorkerOps {
   /** Which kernels run the ops in the worker: 'wasm-simd', 'wasm' or 'js' (see createOps()). */
