@@ -318,6 +318,39 @@ describe('the worker form\'s worker dies, restarts; start-up bound; cancellation
     }
   });
 
+  test.each([
+    ['process.exit(7)', 'the worker exited (code 7)'],
+    ['throw new Error("boom")', 'the worker failed: boom'],
+  ])('a worker that runs %s: the calls in flight reject WORKER_DIED saying so, and the next call runs on a new worker', async (death, why) => {
+    // The library's worker, with a listener of its own before the library's: on a Max call, it dies.
+    const wt = process.getBuiltinModule('node:worker_threads') as { Worker: typeof import('node:worker_threads').Worker };
+    const Original = wt.Worker;
+    let made = 0;
+    wt.Worker = class extends Original {
+      constructor(file: string | URL) {
+        super(`require('node:worker_threads').parentPort.on('message', (m) => { if (m.t === 'call' && m.op === 'Max') ${death}; });
+import(${JSON.stringify(String(file))});`, { eval: true });
+        made++;
+      }
+    };
+    try {
+      const o = await createOps({ worker: true });
+      const before = o.relu(new Float32Array([-1, 1]));
+      const calls = [o.max([new Float32Array(2)]), o.relu(new Float32Array(3)), o.memoryStats()];
+      expect(nums((await before).data)).toEqual([0, 1]);
+      for (const [p, op] of [[calls[0], 'Max'], [calls[1], 'Relu'], [calls[2], 'memoryStats']] as const) {
+        const e = await rejection(p);
+        expect([e.code, e.op, e.message]).toEqual(['WORKER_DIED', op,
+          `${op}: the worker died before the call completed: ${why}; the next call starts a new worker [WORKER_DIED]`]);
+      }
+      expect(nums((await o.relu(new Float32Array([-2, 2]))).data)).toEqual([0, 2]);
+      expect(made).toBe(2);
+      await o.close();
+    } finally {
+      wt.Worker = Original;
+    }
+  });
+
   test('a worker that never answers: createOps() rejects UNSUPPORTED_ENGINE after its bound, and the Node process exits', async () => {
     const script = `const wt = process.getBuiltinModule('node:worker_threads');
 const Original = wt.Worker;
