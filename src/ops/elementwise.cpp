@@ -1,8 +1,9 @@
-// A binary elementwise op (ONNX Max) over one call: the flat case (every
-// input laid out as the output or a single value) as one run; otherwise a
-// broadcast plan (plan/), walked by the first of: the row kernels against a
-// clean operand, grouped short rows, the odometer over the inner runs. Op-
-// and dtype-free: the kernels come from the op's config (BinaryKernels).
+// A binary elementwise op (ONNX Max, or any row of config/binary_config.cpp)
+// over one call: the flat case (every input laid out as the output or a
+// single value) as one run; otherwise a broadcast plan (plan/), walked by the
+// first of: the row kernels against a clean operand, grouped short rows, the
+// odometer over the inner runs. Op- and dtype-free: the kernels come from the
+// op's config (BinaryKernels).
 #include "elementwise.h"
 
 #include <cstring>

@@ -1,11 +1,16 @@
 // The public API contract: tensor-like forms, dtype names, opset resolution,
 // wasm tensors (zero-copy, out, in place, dispose, growth), helpers, and the
-// documented semantic choices.
+// documented semantic choices. The list of operators is the spec table's
+// (js/src/core/spec.ts), checked against the operator pages (../shared/spec),
+// so that an op added by its row (docs/recipes/add-min.patch) passes here.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   DTYPES, DTYPE_INFO, OP_VERSIONS, WasmTensor, bfloat16ToNumber, broadcastShapes, createOps, decodeBfloat16,
   decodeFloat16, encodeBfloat16, encodeFloat16, float16ToNumber, numberToBfloat16, numberToFloat16, opVersion,
   supportedDtypes, toDType,
 } from 'onnx-ops-wasm';
+import { OP_SPECS, type OpName, methodName } from '../../js/src/core/spec';
 import { getOps, plain, thrown } from './helpers';
 import { count, firstDifference, randomData, refMax, refRelu, rng } from './reference';
 
@@ -100,7 +105,37 @@ describe('opsets', () => {
     expect(opVersion('Relu', 13)).toBe(13);
     expect(opVersion('Relu', 18)).toBe(14);
     expect(opVersion('Relu')).toBe(14);
-    expect(OP_VERSIONS).toEqual({ Max: [1, 6, 8, 12, 13], Relu: [1, 6, 13, 14] });
+  });
+
+  test('OP_VERSIONS and supportedDtypes are the spec table\'s, and agree with each operator page', () => {
+    const sorted = (x: readonly string[]) => [...x].sort();
+    expect(Object.keys(OP_VERSIONS)).toEqual(Object.keys(OP_SPECS));
+    for (const [op, spec] of Object.entries(OP_SPECS) as [OpName, (typeof OP_SPECS)[OpName]][]) {
+      expect(OP_VERSIONS[op]).toEqual(spec.versions.map(([since]) => since));
+      for (const [since, dtypes] of spec.versions) expect(sorted(supportedDtypes(op, since))).toEqual(sorted(dtypes));
+    }
+    // The pages (../shared/spec/<Op>.txt) of the shipped ops: every version a
+    // page names is an operator version here, the newest is the page's, and
+    // the newest takes the page's first type list; a page with the whole
+    // history ("Max - 8#" headings) gives every version.
+    const dir = join(__dirname, '..', '..', '..', 'shared', 'spec');
+    const checked = readdirSync(dir).map((f) => f.replace(/\.txt$/, '')).filter((op): op is OpName => op in OP_SPECS);
+    expect(checked.length).toBeGreaterThan(0);
+    const ONNX_TYPE: Record<string, string> = { float: 'float32', double: 'float64' };
+    for (const op of checked) {
+      const page = readFileSync(join(dir, `${op}.txt`), 'utf8');
+      const history = [...page.matchAll(new RegExp(`^${op} - (\\d+)#`, 'gm'))].map((m) => Number(m[1]));
+      const named = [...page.matchAll(/(?:since[_ ]version|(?:old|new) version):\s*(\d+)/gi)].map((m) => Number(m[1]));
+      expect(named.length).toBeGreaterThan(0);
+      const versions = OP_VERSIONS[op];
+      if (history.length > 0) expect([...history].sort((a, b) => a - b)).toEqual(versions);
+      expect(versions).toEqual(expect.arrayContaining(named));
+      expect(versions[versions.length - 1]).toBe(Math.max(...named));
+      const types = /Type Constraints[^]*?\n([^\n]*tensor\([^\n]*)/.exec(page);
+      expect(types).not.toBeNull();
+      const pageDtypes = [...types![1].matchAll(/tensor\((\w+)\)/g)].map((m) => ONNX_TYPE[m[1]] ?? m[1]);
+      expect(sorted(supportedDtypes(op))).toEqual(sorted(pageDtypes));
+    }
   });
 
   test('dtype tables per version', () => {
@@ -452,19 +487,45 @@ describe('calls on wasm tensors only (zero-copy)', () => {
 });
 
 describe('op methods (one per row of the spec table)', () => {
-  test('each op of OP_VERSIONS is a method of Ops, named as its method, on the prototype', async () => {
+  const rows = Object.entries(OP_SPECS) as [OpName, (typeof OP_SPECS)[OpName]][];
+  /** A call of the op's method with a well-formed input and a bad opset: its error names the op that ran. */
+  const badOpset = (ops: object, op: OpName, arity: string): unknown => {
+    const m = (ops as Record<string, (...a: unknown[]) => unknown>)[methodName(op)];
+    const x = new Float32Array([1, -1]);
+    return arity === 'variadic' ? m.call(ops, [x], { opset: 0 }) : m.call(ops, x, { opset: 0 });
+  };
+  const onPrototype = (ops: object, name: string) => {
+    const m = (ops as Record<string, unknown>)[name] as (...a: unknown[]) => unknown;
+    expect(typeof m).toBe('function');
+    expect(m.name).toBe(name);
+    expect(Object.prototype.hasOwnProperty.call(Object.getPrototypeOf(ops), name)).toBe(true);
+    expect(Object.prototype.hasOwnProperty.call(ops, name)).toBe(false);
+  };
+
+  test('each row of the spec table is a method of Ops, named as its method, on the prototype, running its own op', async () => {
     const ops = await getOps();
-    const names = Object.keys(OP_VERSIONS).map((op) => op[0].toLowerCase() + op.slice(1));
-    expect(names).toEqual(['max', 'relu']);
-    for (const name of names) {
-      const m = (ops as unknown as Record<string, unknown>)[name] as (...a: unknown[]) => unknown;
-      expect(typeof m).toBe('function');
-      expect(m.name).toBe(name);
-      expect(Object.prototype.hasOwnProperty.call(Object.getPrototypeOf(ops), name)).toBe(true);
-      expect(Object.prototype.hasOwnProperty.call(ops, name)).toBe(false);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(Object.keys(OP_VERSIONS).map((op) => op[0].toLowerCase() + op.slice(1))).toEqual(rows.map(([op]) => methodName(op)));
+    for (const [op, spec] of rows) {
+      onPrototype(ops, methodName(op));
+      const e = thrown(() => badOpset(ops, op, spec.arity));
+      expect([e.code, e.op]).toEqual(['INVALID_OPSET', op]);
     }
     // Its error names the method in its call form; each method runs its own op.
     expect(thrown(() => ops.max(new Float32Array(2) as never))?.message).toMatch(/max\(\[a, b, \.\.\.\]\)/);
     expect(Array.from(plain(ops.relu({ dtype: 'float32', shape: [2], data: new Float32Array([-1, 2]) })).data as Float32Array)).toEqual([0, 2]);
+  });
+
+  test('each row of the spec table is a method of WorkerOps, on the prototype, running its own op', async () => {
+    const w = await createOps({ worker: true });
+    try {
+      for (const [op, spec] of rows) {
+        onPrototype(w, methodName(op));
+        const e = await (badOpset(w, op, spec.arity) as Promise<unknown>).then(() => undefined, (x: { code: string; op: string }) => x);
+        expect([e?.code, e?.op]).toEqual(['INVALID_OPSET', op]);
+      }
+    } finally {
+      await w.close();
+    }
   });
 });

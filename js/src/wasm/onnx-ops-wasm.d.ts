@@ -1,5 +1,6 @@
 // Types of the Emscripten module built from bindings/bindings.cpp: the Embind
 // functions, and the same functions as plain wasm exports (_onnx_ops_*).
+// scripts/build-js.mjs resolves index.ts's import of it to the glue, given the wasm.
 export interface OnnxOpsModule {
   max(descriptor: number): number;
   relu(descriptor: number): number;
