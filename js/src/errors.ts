@@ -21,12 +21,13 @@ export type ErrorCode =
   | 'OVERLAP' // an `out` array partially overlapping an input
   | 'TOO_LARGE' // more elements than a wasm memory can hold
   | 'OUT_OF_MEMORY' // the wasm memory could not grow
-  | 'UNSUPPORTED_ENGINE'; // createOps() on a runtime without something the library needs
+  | 'UNSUPPORTED_ENGINE' // createOps() on a runtime without something the library needs
+  | 'WORKER_DIED'; // the worker form's worker ended (terminated, crashed) with the call in flight
 
 export const ERROR_CODES: readonly ErrorCode[] = [
   'INVALID_ARGUMENT', 'UNKNOWN_DTYPE', 'DTYPE_MISMATCH', 'DTYPE_NOT_ALLOWED', 'INVALID_SHAPE',
   'SHAPE_MISMATCH', 'BROADCAST_MISMATCH', 'DATA_LENGTH', 'ARITY', 'INVALID_OPSET', 'DISPOSED',
-  'FOREIGN_TENSOR', 'OUT_MISMATCH', 'OVERLAP', 'TOO_LARGE', 'OUT_OF_MEMORY', 'UNSUPPORTED_ENGINE',
+  'FOREIGN_TENSOR', 'OUT_MISMATCH', 'OVERLAP', 'TOO_LARGE', 'OUT_OF_MEMORY', 'UNSUPPORTED_ENGINE', 'WORKER_DIED',
 ];
 
 export type InputRef = number | 'out' | undefined;

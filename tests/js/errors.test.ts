@@ -7,9 +7,9 @@ import { cases } from './error-cases';
 
 describe('typed errors', () => {
   test('every documented code is exercised below', () => {
-    // UNSUPPORTED_ENGINE: runtime.test.ts, in child processes whose runtime lacks something.
+    // UNSUPPORTED_ENGINE: runtime.test.ts, in child processes whose runtime lacks something; WORKER_DIED: worker.test.ts.
     const used = new Set([...cases.map((c) => c.code), 'DISPOSED', 'FOREIGN_TENSOR', 'OUT_MISMATCH', 'OUT_OF_MEMORY', 'SHAPE_MISMATCH', 'OVERLAP',
-      'UNSUPPORTED_ENGINE']);
+      'UNSUPPORTED_ENGINE', 'WORKER_DIED']);
     expect([...used].sort()).toEqual([...ERROR_CODES].sort());
   });
 

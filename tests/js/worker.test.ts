@@ -1,6 +1,7 @@
 // The worker form, createOps({ worker: true }), in Node (worker_threads), from
 // the CommonJS build: the sync API's results and errors, as promises; copies,
-// transfers and `out`; order; tensors in the worker; misuse; close().
+// transfers and `out`; order; tensors in the worker; misuse; close(); its
+// worker's death, restart and start-up bound; { signal }. (About 15 s here.)
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -256,5 +257,196 @@ createOps({ worker: true }).then(async (ops) => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+/**
+ * Wraps node:worker_threads' Worker, which the library starts its worker
+ * with, to reach the workers it makes; `silent`: they never get their init
+ * message (they load and never answer). restore() puts it back.
+ */
+function spyWorkers(silent = false): { made: import('node:worker_threads').Worker[]; restore(): void } {
+  const wt = process.getBuiltinModule('node:worker_threads') as { Worker: typeof import('node:worker_threads').Worker };
+  const Original = wt.Worker;
+  const made: import('node:worker_threads').Worker[] = [];
+  wt.Worker = class extends Original {
+    constructor(...a: ConstructorParameters<typeof Original>) {
+      super(...a);
+      made.push(this);
+    }
+    postMessage(m: unknown, t?: readonly import('node:worker_threads').TransferListItem[]): void {
+      if (!(silent && (m as { t?: string })?.t === 'init')) super.postMessage(m, t);
+    }
+  };
+  return { made, restore: () => { wt.Worker = Original; } };
+}
+const BOUNDS = Symbol.for('onnx-ops-wasm.worker-bounds');
+
+describe('the worker form\'s worker dies, restarts; start-up bound; cancellation', () => {
+  test('killed with calls in flight: they reject WORKER_DIED with the exit code; the next call runs on a new worker; old tensors are lost', async () => {
+    const spy = spyWorkers();
+    try {
+      const o = await createOps({ worker: true });
+      const t = await o.tensor('float32', [2], new Float32Array([-1, 1]));
+      const x = data('float32', 1 << 16, 9) as Float32Array;
+      const want = bits((sync.relu(x) as { data: ArrayBufferView }).data);
+      const calls = Array.from({ length: 30 }, () => o.relu(x).then((r) => bits(r.data), (e: OnnxOpsError) => e));
+      await spy.made[0].terminate();
+      const settled = await Promise.all(calls);
+      const first = settled.findIndex((r) => r instanceof Error);
+      expect(first).toBeGreaterThanOrEqual(0);
+      settled.slice(0, first).forEach((r) => expect(r).toEqual(want));
+      for (const e of settled.slice(first) as OnnxOpsError[]) {
+        expect(e).toBeInstanceOf(OnnxOpsError);
+        expect([e.code, e.op, e.message]).toEqual(['WORKER_DIED', 'Relu',
+          'Relu: the worker died before the call completed: the worker exited (code 1); the next call starts a new worker [WORKER_DIED]']);
+      }
+      expect(bits((await o.relu(x)).data)).toEqual(want);
+      expect(spy.made.length).toBe(2);
+      for (const p of [o.relu(t), o.read(t), o.max([t, t])]) {
+        const e = await rejection(p);
+        expect([e.code, e.input]).toEqual(['DISPOSED', 0]);
+        expect(e.message).toContain('the tensor\'s memory was lost with the worker that held it (the worker exited (code 1))');
+      }
+      t.dispose();
+      expect((await o.memoryStats()).liveAllocations).toBe(0);
+      await o.close();
+      expect((await rejection(o.relu(x))).code).toBe('DISPOSED');
+      expect(spy.made.length).toBe(2);
+    } finally {
+      spy.restore();
+    }
+  });
+
+  test.each([
+    ['process.exit(7)', 'the worker exited (code 7)'],
+    ['throw new Error("boom")', 'the worker failed: boom'],
+  ])('a worker that runs %s: the calls in flight reject WORKER_DIED saying so, and the next call runs on a new worker', async (death, why) => {
+    // The library's worker, with a listener of its own before the library's: on a Max call, it dies.
+    const wt = process.getBuiltinModule('node:worker_threads') as { Worker: typeof import('node:worker_threads').Worker };
+    const Original = wt.Worker;
+    let made = 0;
+    wt.Worker = class extends Original {
+      constructor(file: string | URL) {
+        // (stopImmediatePropagation: the library's listener never sees the Max, which an uncaught error alone would not stop.)
+        super(`require('node:worker_threads').parentPort.addEventListener('message', (e) => {
+  if (e.data.t === 'call' && e.data.op === 'Max') { e.stopImmediatePropagation(); ${death}; }
+});
+import(${JSON.stringify(String(file))});`, { eval: true });
+        made++;
+      }
+    };
+    try {
+      const o = await createOps({ worker: true });
+      const before = o.relu(new Float32Array([-1, 1]));
+      const dies = o.max([new Float32Array(2)]);
+      // Made after it: the dying worker may still answer it (an uncaught error ends the thread a moment later).
+      const after = o.relu(new Float32Array([-3, 3])).then((r) => nums(r.data), (e: OnnxOpsError) => e);
+      expect(nums((await before).data)).toEqual([0, 1]);
+      const message = (op: string) => `${op}: the worker died before the call completed: ${why}; the next call starts a new worker [WORKER_DIED]`;
+      const e = await rejection(dies);
+      expect([e.code, e.op, e.message]).toEqual(['WORKER_DIED', 'Max', message('Max')]);
+      const a = await after;
+      if (a instanceof Error) expect([(a as OnnxOpsError).code, a.message]).toEqual(['WORKER_DIED', message('Relu')]);
+      else expect(a).toEqual([0, 3]);
+      expect(nums((await o.relu(new Float32Array([-2, 2]))).data)).toEqual([0, 2]);
+      expect(made).toBe(2);
+      await o.close();
+    } finally {
+      wt.Worker = Original;
+    }
+  });
+
+  test('a worker that never answers: createOps() rejects UNSUPPORTED_ENGINE after its bound, and the Node process exits', async () => {
+    const script = `const wt = process.getBuiltinModule('node:worker_threads');
+const Original = wt.Worker;
+wt.Worker = class extends Original { postMessage(m, t) { if (m.t !== 'init') super.postMessage(m, t); } };
+globalThis[Symbol.for('onnx-ops-wasm.worker-bounds')] = { startMs: 500 };
+const started = Date.now();
+require(${JSON.stringify(DIST)}).createOps({ worker: true }).then(() => console.log('resolved'),
+  (e) => console.log(JSON.stringify({ code: e.code, message: e.message, ms: Date.now() - started })));`;
+    const { stdout } = await run(process.execPath, ['-e', script], { timeout: 20_000 });
+    const e = JSON.parse(stdout);
+    expect([e.code, e.message]).toEqual(['UNSUPPORTED_ENGINE',
+      'createOps: could not start the worker from onnx-ops-wasm-worker.js: it did not answer within 0.5 s [UNSUPPORTED_ENGINE]']);
+    expect(e.ms).toBeGreaterThanOrEqual(490);
+  });
+
+  test('a Node process exits by itself after its worker died, and after a restart', async () => {
+    const script = `const wt = process.getBuiltinModule('node:worker_threads');
+const Original = wt.Worker;
+const made = [];
+wt.Worker = class extends Original { constructor(...a) { super(...a); made.push(this); } };
+require(${JSON.stringify(DIST)}).createOps({ worker: true }).then(async (ops) => {
+  const p = ops.relu(new Float32Array(1 << 20));
+  await made[0].terminate();
+  const e = await p.then(() => 'resolved', (e) => e.code);
+  const r = await ops.relu(new Float32Array([-1, 2]));
+  const t = await ops.tensor('float32', [1]);
+  console.log(e, Array.from(r.data).join(), made.length);
+});`;
+    const { stdout } = await run(process.execPath, ['-e', script], { timeout: 20_000 });
+    expect(stdout.trim()).toMatch(/^(WORKER_DIED|resolved) 0,2 2$/);
+  });
+
+  test('3 failed starts in a row: the instance gives up, with no fourth start', async () => {
+    const first = spyWorkers();
+    const o = await createOps({ worker: true });
+    first.restore();
+    const spy = spyWorkers(true);
+    (globalThis as Record<symbol, unknown>)[BOUNDS] = { startMs: 200 };
+    try {
+      await first.made[0].terminate();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let i = 0; i < 3; i++) {
+        const e = await rejection(o.relu(new Float32Array(1)));
+        expect([e.code, e.op]).toEqual(['WORKER_DIED', 'Relu']);
+        expect(e.message).toContain('a new one could not be started: createOps: could not start the worker from onnx-ops-wasm-worker.js: it did not answer within 0.2 s');
+      }
+      const e = await rejection(o.max([new Float32Array(1)]));
+      expect([e.code, e.op]).toEqual(['WORKER_DIED', 'Max']);
+      expect(e.message).toMatch(/the worker failed to start 3 times in a row \(.*\): this instance gave up on it/);
+      expect(spy.made.length).toBe(3);
+      await o.close();
+    } finally {
+      delete (globalThis as Record<symbol, unknown>)[BOUNDS];
+      spy.restore();
+    }
+  });
+
+  test('{ signal }: before the call, while it waits, and while it runs; refused by the sync API', async () => {
+    const ac = new AbortController();
+    const reason = new Error('stop');
+    ac.abort(reason);
+    await expect(w.relu(new Float32Array(1), { signal: ac.signal })).rejects.toBe(reason);
+    const t = await w.tensor('int32', [3], new Int32Array([4, 4, 4]));
+    const long = w.max([new Float64Array(1 << 21), new Float64Array([1])]);
+    const waits = new AbortController();
+    const withdrawn = w.relu(new Int32Array([-1, 2, -3]), { out: t, signal: waits.signal });
+    const after = w.relu(new Int32Array([-7, 7]));
+    waits.abort(reason);
+    await expect(withdrawn).rejects.toBe(reason);
+    expect(nums((await after).data)).toEqual([0, 7]);
+    expect(nums((await long).data).every((v) => v === 1)).toBe(true);
+    expect(nums((await w.read(t)).data)).toEqual([4, 4, 4]);
+    const runs = new AbortController();
+    const running = w.relu(new Int32Array([-1, 2, -3]), { out: t, signal: runs.signal });
+    runs.abort();
+    expect(await running).toBe(t);
+    expect(nums((await w.read(t)).data)).toEqual([0, 2, 0]);
+    t.dispose();
+    const e = await rejection(w.relu(new Float32Array(1), { signal: 'soon' } as never));
+    expect([e.code, e.op, e.message]).toEqual(['INVALID_ARGUMENT', 'Relu', 'Relu: signal must be an AbortSignal [INVALID_ARGUMENT]']);
+    const f = thrown(() => sync.relu(new Float32Array(1), { signal: new AbortController().signal } as never));
+    expect([f.code, f.message]).toEqual(['INVALID_ARGUMENT', 'Relu: unknown option "signal" [INVALID_ARGUMENT]']);
+  });
+
+  test('10,000 queued calls resolve in order, each exact', async () => {
+    const order: number[] = [];
+    await Promise.all(Array.from({ length: 10_000 }, (_, i) => w.max([new Int32Array([i, -i]), new Int32Array([1])]).then((r) => {
+      expect(nums(r.data)).toEqual([Math.max(i, 1), 1]);
+      order.push(i);
+    })));
+    expect(order).toEqual([...Array(10_000).keys()]);
   });
 });

@@ -10,7 +10,7 @@
 import type { DTypeInfo, TypedArray } from '../dtypes.js';
 import type { InputRef } from '../errors.js';
 import type { TensorHost, WasmTensor } from '../core/tensor.js';
-import type { Result } from '../core/types.js';
+import type { AbortSignalLike, Result } from '../core/types.js';
 import type { Call } from '../core/call.js';
 
 /** What ops.memoryStats() returns. */
@@ -37,6 +37,8 @@ export type Answer<T, Async extends boolean> = Async extends true ? Promise<T> :
 export interface RunOptions {
   /** Move the plain inputs' buffers to the worker instead of copying them. */
   readonly transfer?: boolean;
+  /** The worker form's cancellation: a call not yet sent to the worker is withdrawn when it aborts. */
+  readonly signal?: AbortSignalLike;
 }
 
 /** A backend: `Async` true when its answers are Promises (the worker form's RemoteBackend). */

@@ -130,7 +130,7 @@ function checkOptions(call: Call, options: unknown = NO_OPTIONS): OpOptions {
  */
 function checkKeys(call: Call, options: OpOptions): void {
   for (const key in options) {
-    if (key !== 'opset' && key !== 'out' && (key !== 'transfer' || !call.owner.remote)) fail(call, 'INVALID_ARGUMENT', `unknown option ${JSON.stringify(key)}`);
+    if (key !== 'opset' && key !== 'out' && ((key !== 'transfer' && key !== 'signal') || !call.owner.remote)) fail(call, 'INVALID_ARGUMENT', `unknown option ${JSON.stringify(key)}`);
   }
 }
 

@@ -42,7 +42,7 @@ export interface OpOptions {
   out?: WasmTensor | ArrayBufferView;
 }
 
-/** The worker form's own option beside the op options: moving inputs' buffers instead of copying them. */
+/** The worker form's own options beside the op options: moving inputs' buffers instead of copying them, and cancelling. */
 export interface TransferOption {
   /**
    * Moves the plain inputs' ArrayBuffers to the worker instead of copying
@@ -50,4 +50,22 @@ export interface TransferOption {
    * Buffers that cannot move (SharedArrayBuffer, or the buffer of `out`) are copied.
    */
   transfer?: boolean;
+  /**
+   * Cancels the call while it has not started (as fetch() takes one): it then
+   * rejects with the signal's reason and never runs. A call already running
+   * in the worker completes. A call with a signal is sent to the worker only
+   * once the calls before it are done, so that until then it can be withdrawn.
+   */
+  signal?: AbortSignalLike;
+}
+
+/**
+ * What the worker form uses of an AbortSignal, written out: the declarations
+ * then need no DOM library (a Node project's TypeScript has none).
+ */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
 }

@@ -12,7 +12,7 @@ import type { DType } from '../dtypes.js';
 import type { WasmTensor } from '../core/tensor.js';
 import type { OpsCore } from '../api/core.js';
 import type { OpName } from '../core/spec.js';
-import type { Result, TransferOption } from '../core/types.js';
+import type { AbortSignalLike, Result, TransferOption } from '../core/types.js';
 import { type WorkerOpMethods, defineOpMethods } from '../api/methods.js';
 import type { BackendName, MemoryStats, RunOptions } from '../backend/backend.js';
 import type { CreateOpsOptions } from '../options.js';
@@ -28,9 +28,13 @@ import { RemoteBackend } from './remote.js';
  * see worker/start.ts.
  */
 export async function createWorkerOps(lent: Lent, startWebWorker: () => Worker, options: Omit<CreateOpsOptions, 'worker'>): Promise<WorkerOps> {
-  const { link, backend } = await start(lent.OnnxOpsError, startWebWorker, options);
-  const requests = new Requests(link, lent.OnnxOpsError);
-  return new WorkerOps(lent, requests, new RemoteBackend(backend, lent, requests));
+  const first = await start(lent.OnnxOpsError, startWebWorker, options);
+  const remote = new RemoteBackend(first.backend, lent);
+  // After a death, the next call starts a worker as this one, with the same options (queue.ts).
+  const restart = () => start(lent.OnnxOpsError, startWebWorker, options).then((s) => s.link);
+  const requests = new Requests(first.link, lent.OnnxOpsError, restart, (why) => remote.lost(why));
+  remote.requests = requests;
+  return new WorkerOps(lent, requests, remote);
 }
 
 const TRANSFER: RunOptions = { transfer: true };
@@ -41,6 +45,8 @@ const TRANSFER: RunOptions = { transfer: true };
  * Promises. Calls are checked here when made (a bad call rejects with the
  * sync API's OnnxOpsError), run in the worker in the order they were made,
  * and resolve in that order. Tensors from ops.tensor() live in the worker.
+ * If the worker dies, the calls in flight reject WORKER_DIED and the next
+ * call starts a new one (queue.ts).
  */
 export class WorkerOps {
   /** Which kernels run the ops in the worker: 'wasm-simd', 'wasm' or 'js' (see createOps()). */
@@ -81,6 +87,7 @@ export class WorkerOps {
       const { WasmTensor, OnnxOpsError, checkOwnTensor } = this.#lent;
       if (!(tensor instanceof WasmTensor)) throw new OnnxOpsError('INVALID_ARGUMENT', 'read', 0, 'expects a tensor from ops.tensor() or an op');
       checkOwnTensor({ op: 'read', owner: this.#remote }, tensor, 0); // the sync API's rule: a live tensor of this instance
+      this.#remote.checkHeld(tensor, 'read', 0);
       return this.#requests.send({ t: 'read', id: 0, h: tensor.address }, [], 'read');
     });
   }
@@ -132,12 +139,18 @@ export class WorkerOps {
   #run(op: OpName, a: unknown, options: unknown, count: number): Promise<Result | WasmTensor> {
     return this.#checked(op, () => {
       const { OnnxOpsError, prepareCall } = this.#lent;
-      const t = options !== null && typeof options === 'object' ? (options as TransferOption).transfer : undefined;
+      const given = options !== null && typeof options === 'object' ? (options as TransferOption) : undefined;
+      const t = given?.transfer;
       if (t !== undefined && typeof t !== 'boolean') throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined, `transfer must be a boolean, got ${typeof t}`);
+      const signal = given?.signal;
+      if (signal !== undefined) {
+        if (!isSignal(signal)) throw new OnnxOpsError('INVALID_ARGUMENT', op, undefined, 'signal must be an AbortSignal');
+        if (signal.aborted) return Promise.reject(signal.reason); // as fetch(): before anything is read or moved
+      }
       const core = this.#core;
       const p = core.take(core.calls[op]);
       try {
-        return core.impl.run(prepareCall(p, a, options, count), t ? TRANSFER : undefined);
+        return core.impl.run(prepareCall(p, a, options, count), signal ? { transfer: t, signal } : t ? TRANSFER : undefined);
       } finally {
         core.done(p);
       }
@@ -153,6 +166,11 @@ export class WorkerOps {
       return requests.inTurn(e);
     }
   }
+}
+
+/** An AbortSignal, of this realm or another: what the queue uses of one. */
+function isSignal(x: unknown): x is AbortSignalLike {
+  return typeof x === 'object' && x !== null && typeof (x as AbortSignalLike).aborted === 'boolean' && typeof (x as AbortSignalLike).addEventListener === 'function';
 }
 
 // The op methods (api/methods.ts): `max`, `relu`, one per row of the spec table, each a Promise.

@@ -27,6 +27,22 @@ function parent(): Port {
 
 serve(parent());
 
+/**
+ * Takes the Web Lock `name` and holds it as long as this worker lives: its
+ * release, which needs nothing of the worker (a terminate()d one sends
+ * nothing), tells the page the worker ended. Whether it was taken.
+ */
+function watched(name: string | undefined): Promise<boolean> {
+  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+  if (name === undefined || typeof locks?.request !== 'function') return Promise.resolve(false);
+  return new Promise((taken) => {
+    locks.request(name, () => {
+      taken(true);
+      return new Promise(() => {});
+    }).catch(() => taken(false));
+  });
+}
+
 /** Answers the page's requests on `port`. */
 function serve(port: Port): void {
   let ops: Ops | undefined;
@@ -68,10 +84,12 @@ function serve(port: Port): void {
 
   port.listen((m) => {
     if (m.t === 'init') {
-      createOps(m.options).then(
-        (made) => {
+      Promise.all([createOps(m.options), watched(m.lock)]).then(
+        ([made, locked]) => {
           ops = made;
-          port.post({ t: 'ready', backend: made.backend }, []);
+          // Where the page could not be given the lock, it hears of this worker's death by its heartbeat's silence.
+          if (!locked && m.beat) setInterval(() => port.post({ t: 'beat' }, []), m.beat);
+          port.post({ t: 'ready', backend: made.backend, locked }, []);
         },
         (e) => port.post({ t: 'failed', error: toWire(e, 'createOps', OnnxOpsError) }, []));
       return;

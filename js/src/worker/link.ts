@@ -4,25 +4,48 @@
  */
 import type { OnnxOpsError } from '../errors.js';
 import type { BackendName } from '../backend/backend.js';
-import { type Reply, type Request, fromWire } from './protocol.js';
+import { type Reply, type Request, type WorkerInit, fromWire } from './protocol.js';
 import { nodeWorkerFile, workerThreads } from './node.js';
 
 /** A message port to the worker. */
 export interface Link {
   post(message: Request, transfer: Transferable[]): void;
-  /** Calls `message` with each reply and `failure` once if the worker dies. */
+  /**
+   * Calls `message` with each reply and `failure` once if the worker dies,
+   * saying why (an exit code, an error, a released Web Lock): called once.
+   */
   listen(message: (reply: Reply) => void, failure: (why: string) => void): void;
   terminate(): Promise<unknown> | void;
   /** Whether the worker keeps a Node process alive (while calls are in flight). */
   hold(on: boolean): void;
+  /** What the init request carries for the link to watch the worker's life (a browser's Web Lock or heartbeat). */
+  readonly watch?: Pick<WorkerInit, 'lock' | 'beat'>;
 }
 
 const WORKER_FILE = 'onnx-ops-wasm-worker.js';
 
+/** How long a worker may take to make its instance before createOps() gives up on it (docs/API.md says it). */
+export const START_MS = 30_000;
+/** Where a browser's worker cannot hold a Web Lock: how long a silent worker (no reply, no heartbeat) is taken for alive. */
+export const SILENCE_MS = 20_000;
+
+/**
+ * @internal The tests' way to shorten those bounds (tests/js/worker.test.ts,
+ * tests/portable/cases/worker.ts): an object under this registered symbol on
+ * globalThis, read when a worker starts. Not an API.
+ */
+const TESTING = Symbol.for('onnx-ops-wasm.worker-bounds');
+const bound = (key: 'startMs' | 'silenceMs', fallback: number): number => {
+  const v = (globalThis as Record<symbol, Record<string, unknown> | undefined>)[TESTING]?.[key];
+  return typeof v === 'number' && v > 0 ? v : fallback;
+};
+
 /**
  * Starts the worker and waits until its createOps(options) made its instance:
  * the link and the instance's backend. `startWebWorker` starts it in a
- * browser (worker/start.ts, in the main file, where bundlers see it).
+ * browser (worker/start.ts, in the main file, where bundlers see it). A
+ * worker that dies or says nothing within START_MS is ended, and the start
+ * rejects (UNSUPPORTED_ENGINE, or the worker's createOps() error).
  */
 export async function start(OnnxOpsErrorClass: typeof OnnxOpsError, startWebWorker: () => Worker, options: object):
   Promise<{ link: Link; backend: BackendName }> {
@@ -34,17 +57,38 @@ export async function start(OnnxOpsErrorClass: typeof OnnxOpsError, startWebWork
   } catch (e) {
     throw failed((e as Error)?.message ?? String(e));
   }
+  // The link is listened to once: replies and a death go to the start until it is done, then to whoever listens to the link it returns.
+  let onReply: (reply: Reply) => void;
+  let onFailure: (why: string) => void;
+  let died: string | undefined;
+  const limit = bound('startMs', START_MS);
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const ready = await new Promise<Reply | string>((resolve) => {
-    link.listen(resolve, resolve);
+    onReply = resolve;
+    onFailure = (why) => {
+      died ??= why;
+      resolve(why);
+    };
+    link.listen((r) => onReply(r), (why) => onFailure(why));
     link.hold(true);
-    link.post({ t: 'init', options }, []);
+    timer = setTimeout(() => resolve(`it did not answer within ${limit / 1000} s`), limit);
+    link.post({ t: 'init', options, ...link.watch }, []);
   });
+  clearTimeout(timer);
   if (typeof ready === 'string' || ready.t !== 'ready') {
     await link.terminate();
     // The worker's createOps() failed as the sync one would (its error), or the worker did not start.
     throw typeof ready === 'string' ? failed(ready) : ready.t === 'failed' ? fromWire(ready.error, OnnxOpsErrorClass) : failed('no answer');
   }
-  return { link, backend: ready.backend };
+  const started: Link = {
+    ...link,
+    listen(message, failure) {
+      onReply = message;
+      onFailure = failure;
+      if (died !== undefined) failure(died); // a death between the ready reply and this
+    },
+  };
+  return { link: started, backend: ready.backend };
 }
 
 /** The worker: Node's worker_threads (and Deno's and Bun's) in server runtimes, a module Worker in browsers. */
@@ -55,9 +99,15 @@ function connect(startWebWorker: () => Worker): Link {
   return {
     post: (m, t) => worker.postMessage(m, t),
     listen(message, failure) {
+      let dead = false;
+      // An uncaught error is followed by the exit: the first says why.
+      const fail = (why: string) => {
+        if (!dead) failure(why);
+        dead = true;
+      };
       worker.on('message', message);
-      worker.on('error', (e: Error) => failure(`the worker failed: ${e?.message ?? String(e)}`));
-      worker.on('exit', (code: number) => failure(`the worker exited (code ${code})`));
+      worker.on('error', (e: Error) => fail(`the worker failed: ${e?.message ?? String(e)}`));
+      worker.on('exit', (code: number) => fail(`the worker exited (code ${code})`));
     },
     terminate: () => worker.terminate(),
     hold: (on) => (on ? worker.ref() : worker.unref()),
@@ -75,19 +125,69 @@ function startIn(startWebWorker: () => Worker): Worker {
   }
 }
 
+/**
+ * A browser's worker, whose terminate() (by the page, or by the browser under
+ * memory pressure) and crash fire no event on the page: the worker holds a
+ * Web Lock of its own name from its start until it ends, and the page's
+ * request for the same lock is granted when it ends, with nothing asked of
+ * the worker. Where there are no Web Locks (a page not in a secure context),
+ * the worker beats ten times per SILENCE_MS instead, and SILENCE_MS without a
+ * word from it is taken for its death (and ends it).
+ */
 function webLink(worker: Worker): Link {
+  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+  const lock = typeof locks?.request === 'function' && typeof AbortController === 'function' ? `onnx-ops-wasm-worker-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}` : undefined;
+  const silence = bound('silenceMs', SILENCE_MS);
+  // Aborts the page's lock request once the worker is ended or dead; `ended` stops every watch.
+  const stop = lock ? new AbortController() : undefined;
+  let ended = false;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const end = () => {
+    ended = true;
+    stop?.abort();
+    clearInterval(timer);
+  };
   return {
+    watch: { lock, beat: silence / 10 },
     post: (m, t) => worker.postMessage(m, t),
     listen(message, failure) {
-      worker.onmessage = (e) => message(e.data as Reply);
+      let heard = Date.now();
+      const fail = (why: string) => {
+        if (ended) return;
+        end();
+        failure(why);
+      };
+      worker.onmessage = (e) => {
+        heard = Date.now();
+        const reply = e.data as Reply;
+        if (reply.t === 'beat') return;
+        if (reply.t === 'ready') {
+          if (reply.locked) {
+            locks!.request(lock!, { signal: stop!.signal }, () => fail('the worker ended (terminated by the page or the browser, or crashed)')).catch(() => {});
+          } else {
+            let tick = Date.now();
+            timer = setInterval(() => {
+              const now = Date.now();
+              // A page that was itself busy has not read the beats waiting for it yet: they count as heard.
+              if (now - tick > silence / 2) heard = now;
+              tick = now;
+              if (now - heard > silence) fail(`the worker sent nothing for ${silence / 1000} s (no heartbeat): taken for dead`);
+            }, silence / 4);
+          }
+        }
+        message(reply);
+      };
       worker.onerror = (e) => {
         e.preventDefault?.();
         // A load error carries no message: most often the file is not served beside the bundle.
-        failure(e.message ? `the worker failed: ${e.message}` : `the worker failed to load (is ${WORKER_FILE} served beside the code that starts it? docs/API.md says where each bundler puts it)`);
+        fail(e.message ? `the worker failed: ${e.message}` : `the worker failed to load (is ${WORKER_FILE} served beside the code that starts it? docs/API.md says where each bundler puts it)`);
       };
-      worker.onmessageerror = () => failure('a reply could not be read');
+      worker.onmessageerror = () => fail('a reply could not be read');
     },
-    terminate: () => worker.terminate(),
+    terminate: () => {
+      end();
+      worker.terminate();
+    },
     hold: () => {},
   };
 }

@@ -13,10 +13,17 @@ import type { OpName } from '../core/spec.js';
 import type { Result } from '../core/types.js';
 import type { CreateOpsOptions } from '../options.js';
 
-/** createOps()'s options as the worker's own createOps() takes them (no `worker`). */
+/**
+ * createOps()'s options as the worker's own createOps() takes them (no
+ * `worker`), and how a browser's page learns of the worker's death (link.ts):
+ * `lock`, a Web Lock the worker takes and holds until it ends; `beat`, the
+ * milliseconds between the beats of a heartbeat, where it cannot take the lock.
+ */
 export interface WorkerInit {
   t: 'init';
   options: Omit<CreateOpsOptions, 'worker'>;
+  lock?: string;
+  beat?: number;
 }
 
 /** A plain input's data, copied or moved to the worker; or a worker tensor's handle. */
@@ -70,7 +77,9 @@ export function fromWire(w: WireError, OnnxOpsErrorClass: typeof OnnxOpsError): 
 }
 
 export type Reply =
-  | { t: 'ready'; backend: BackendName }
+  /** `locked`: the worker holds the init's Web Lock (else it beats, if asked to). */
+  | { t: 'ready'; backend: BackendName; locked: boolean }
+  | { t: 'beat' }
   | { t: 'failed'; error: WireError }
   | { t: 'done'; id: number; value: Answers[Asking['t']] }
   | { t: 'error'; id: number; error: WireError };

@@ -11,6 +11,7 @@ import type { Result } from '../core/types.js';
 import type { Call, CheckedInput } from '../core/call.js';
 import type { Backend, BackendName, MemoryStats, RunOptions } from '../backend/backend.js';
 import type { Lent } from '../lent.js';
+import type { InputRef } from '../errors.js';
 import type { WireInput } from './protocol.js';
 import type { Requests } from './queue.js';
 
@@ -23,7 +24,36 @@ export class RemoteBackend implements Backend<true> {
   /** The bytes of the tensor ops.tensor() made last. */
   #bytes = 0;
 
-  constructor(readonly name: BackendName, readonly lent: Lent, readonly requests: Requests) {}
+  /**
+   * The workers that died, as the handles they held: a tensor's handle below
+   * `below` lived in that worker (a handle, numbered in order, records which
+   * worker holds its tensor). The newest last.
+   */
+  readonly #deaths: { below: number; why: string }[] = [];
+  /** The first handle of the live worker's tensors (0 before any death). */
+  #floor = 0;
+  /** Set once, after the queue is made over this backend (client.ts). */
+  requests!: Requests;
+
+  constructor(readonly name: BackendName, readonly lent: Lent) {}
+
+  /** A worker's memory is gone (it died, or a new one did not start): the tensors given out so far went with it. */
+  lost(why: string): void {
+    this.#floor = this.#handles + 1;
+    this.#deaths.push({ below: this.#floor, why });
+  }
+
+  /**
+   * Throws DISPOSED if the tensor (live on the page) lived in a worker that
+   * died: its memory went with it. Never sent to the new worker, which holds
+   * no tensor by its handle.
+   */
+  checkHeld(t: WasmTensor, op: string, input: InputRef): void {
+    if (t.address >= this.#floor) return;
+    const death = this.#deaths.find((d) => t.address < d.below)!;
+    throw new this.lent.OnnxOpsError('DISPOSED', op, input,
+      `the tensor's memory was lost with the worker that held it (${death.why}): make it again with ops.tensor()`);
+  }
 
   run(call: Call, options?: RunOptions): Promise<Result | WasmTensor> {
     const { OnnxOpsError, WasmTensor, bufferOf, byteOffsetOf, copyInto } = this.lent;
@@ -34,12 +64,16 @@ export class RemoteBackend implements Backend<true> {
     const keep = outArray ? bufferOf(outArray.data) : undefined; // an in-place input is copied, out stays
     // Where inputs lie in their buffers, read before any buffer is detached (inputs may share one).
     const offsets = call.inputs.map((c) => (move && c.data ? byteOffsetOf(c.data) : 0));
-    const inputs: WireInput[] = call.inputs.map((c, i) => (c.tensor ? c.tensor.address : this.#wire(c, move, keep, transfer, moved, offsets[i])));
     const { info, shape, size, op } = call;
     const outTensor = call.outTensor;
+    if (this.#floor) {
+      call.inputs.forEach((c, i) => c.tensor && this.checkHeld(c.tensor, op, i));
+      if (outTensor) this.checkHeld(outTensor, op, 'out');
+    }
+    const inputs: WireInput[] = call.inputs.map((c, i) => (c.tensor ? c.tensor.address : this.#wire(c, move, keep, transfer, moved, offsets[i])));
     const result = call.tensorResult && !outTensor ? ++this.#handles : 0;
     const request = { t: 'call' as const, id: 0, op, opset: call.opset, inputs, out: outTensor?.address ?? 0, result };
-    return this.requests.send(request, [...transfer], op).then((r) => {
+    return this.requests.send(request, [...transfer], op, options?.signal).then((r) => {
       if (outTensor) return outTensor;
       if (!r) return new WasmTensor(this, info.name, shape, size, result); // the worker keeps the new tensor
       if (!outArray) return r;
@@ -105,7 +139,7 @@ export class RemoteBackend implements Backend<true> {
   zero(): void {}
 
   free(address: number): void {
-    this.requests.free(address);
+    if (address >= this.#floor) this.requests.free(address); // else it went with its worker
   }
 
   view(): never {

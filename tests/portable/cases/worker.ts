@@ -24,6 +24,58 @@ function ownBuffer(data: ArrayBufferView, what: string): void {
   sameBits(new Uint8Array(moved), copy, 1, `${what}: its bytes, moved`);
 }
 
+/** A started worker as the library made it: terminate() it (recorded), or have its init message dropped. */
+type Spied = { terminate(): unknown; terminated: boolean };
+
+/**
+ * Wraps the Worker class the library starts its worker with (node:worker_threads'
+ * in Node, Deno and Bun; the global Worker in browsers), to reach the workers
+ * it makes; `silent`: they never receive their init message, so load and
+ * never answer. restore() puts the class back.
+ */
+function spyWorkers(silent = false): { made: Spied[]; restore(): void } {
+  type Ctor = new (...a: unknown[]) => Spied & { postMessage(m: unknown, t?: unknown): void };
+  const proc = (globalThis as { process?: { versions?: { node?: string }; getBuiltinModule?: (n: string) => unknown } }).process;
+  const holder = (typeof proc?.versions?.node === 'string' ? proc.getBuiltinModule!('node:worker_threads') : globalThis) as { Worker: Ctor };
+  const Original = holder.Worker;
+  const made: Spied[] = [];
+  holder.Worker = class extends Original {
+    terminated = false;
+    constructor(...a: unknown[]) {
+      super(...a);
+      made.push(this);
+    }
+    postMessage(m: unknown, t?: unknown): void {
+      if (silent && (m as { t?: string })?.t === 'init') return;
+      super.postMessage(m, t);
+    }
+    terminate(): unknown {
+      this.terminated = true;
+      return super.terminate();
+    }
+  } as Ctor;
+  return { made, restore: () => { holder.Worker = Original; } };
+}
+
+/** Sets the library's internal bounds on its worker (link.ts), for one case: what `f` returns, the bounds restored. */
+async function withBounds<T>(bounds: { startMs?: number; silenceMs?: number }, f: () => Promise<T>): Promise<T> {
+  const key = Symbol.for('onnx-ops-wasm.worker-bounds');
+  const g = globalThis as Record<symbol, unknown>;
+  g[key] = bounds;
+  try {
+    return await f();
+  } finally {
+    delete g[key];
+  }
+}
+
+/** Whether the worker form runs on node:worker_threads here (Node, Deno, Bun), not a browser's Worker. */
+const serverSide = typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === 'string';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How a promise settles: its value, or its error. */
+const outcome = <T>(p: Promise<T>) => p.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
+
 export function workerCases(lib: Lib, ops: () => Promise<Ops>, env: Env): Case[] {
   const cases: Case[] = [
     { name: 'worker: several calls in flight complete in the order they were made', run: async () => {
@@ -233,7 +285,184 @@ export function workerCases(lib: Lib, ops: () => Promise<Ops>, env: Env): Case[]
       eq(Array.from((await made).data as Float32Array), [2], 'a call made before it completes');
       await failsOnnx(lib, 'Relu', () => w2.relu(new Float32Array(1)), { code: 'DISPOSED' });
     } },
+
+    { name: 'worker: killed with calls in flight, they reject WORKER_DIED saying so; the next call runs on a new worker; old tensors are lost', run: async () => {
+      const spy = spyWorkers();
+      try {
+        const o = (await lib.createOps()) as unknown as Ops;
+        eq(spy.made.length, 1, 'createOps() started one worker');
+        const t = await o.tensor('float32', [4], new Float32Array([-1, 2, -3, 4]));
+        const x = ramp(1 << 16, 1);
+        const want = refRelu({ dtype: 'float32', shape: [x.length], data: x });
+        const calls = Array.from({ length: 40 }, () => outcome(o.relu(x)));
+        const onTensor = outcome(o.relu(t));
+        spy.made[0].terminate();
+        const settled = [...await Promise.all(calls), await onTensor];
+        const failed = settled.findIndex((r) => !r.ok);
+        check(failed >= 0, 'the calls still in flight when the worker was killed rejected');
+        settled.forEach((r, i) => {
+          if (r.ok) {
+            check(i < failed, `call ${i} resolved after one that rejected`);
+            if (i < calls.length) sameBits((r.value as { data: ArrayBufferView }).data, want, 4, `call ${i}, done before the death`);
+          } else {
+            // Node, Deno, Bun: the worker's exit event; browsers: the release of its Web Lock.
+            throwsOnnx(lib, 'Relu', () => { throw r.error; }, { code: 'WORKER_DIED', mentions: ['died', serverSide ? 'exited (code' : 'terminated by the page or the browser'] });
+          }
+        });
+        // The next call starts a new worker with the same options, and is exact there.
+        const y = ramp(1000, 2);
+        sameBits((await o.relu(y)).data, refRelu({ dtype: 'float32', shape: [1000], data: y }), 4, 'the first call after the death');
+        eq(spy.made.length, 2, 'a new worker started');
+        // The dead worker's tensor: its memory went with it, whatever the call.
+        await failsOnnx(lib, 'Relu', () => o.relu(t), { code: 'DISPOSED', input: 0, mentions: ['lost with the worker'] });
+        await failsOnnx(lib, 'read', () => o.read(t), { code: 'DISPOSED', input: 0, mentions: ['lost with the worker'] });
+        const fresh = await o.tensor('float32', [4], new Float32Array([5, -6, 7, -8]));
+        await failsOnnx(lib, 'Max', () => o.max([fresh], { out: t }), { code: 'DISPOSED', input: 'out', mentions: ['lost'] });
+        await failsOnnx(lib, 'Max', () => o.max([fresh, t]), { code: 'DISPOSED', input: 1, mentions: ['lost'] });
+        t.dispose(); // nothing to free: no error, nothing sent
+        const r = (await o.relu(fresh)) as Tensor;
+        eq(Array.from((await o.read(r)).data as Float32Array), [5, 0, 7, 0], 'a tensor of the new worker');
+        r.dispose();
+        fresh.dispose();
+        eq((await o.memoryStats()).liveAllocations, 0, 'the new worker holds nothing');
+        // Killed again while idle: the next call starts a third.
+        // (A browser hears of it when the worker's Web Lock is released: a moment later.)
+        await spy.made[1].terminate();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        eq(Array.from((await o.max([new Float32Array([1, -1]), new Float32Array([0])])).data as Float32Array), [1, 0], 'after a second death');
+        eq(spy.made.length, 3, 'a third worker');
+        await o.close();
+        await failsOnnx(lib, 'Relu', () => o.relu(y), { code: 'DISPOSED', mentions: ['close()'] });
+        eq(spy.made.length, 3, 'after close(), no call starts a worker');
+      } finally {
+        spy.restore();
+      }
+    } },
+
+    { name: 'worker: a worker that loads and never answers: createOps() rejects after its bound and ends it', run: async () => {
+      const spy = spyWorkers(true);
+      try {
+        const started = Date.now();
+        await withBounds({ startMs: 400 }, () => rejectsOnnx(lib, 'createOps', lib.createOps() as Promise<unknown>,
+          { code: 'UNSUPPORTED_ENGINE', mentions: ['did not answer within 0.4 s'] }));
+        check(Date.now() - started >= 390, 'not before the bound');
+        eq(spy.made.map((w) => w.terminated), [true], 'the silent worker was ended');
+      } finally {
+        spy.restore();
+      }
+    } },
+
+    { name: 'worker: a worker that dies on start-up, again and again: calls reject, and after 3 failed starts the instance gives up', run: async () => {
+      const spy = spyWorkers();
+      try {
+        const o = (await lib.createOps()) as unknown as Ops;
+        spy.restore();
+        const silent = spyWorkers(true);
+        try {
+          await spy.made[0].terminate();
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          for (let i = 1; i <= 3; i++) {
+            await withBounds({ startMs: 200 }, () => failsOnnx(lib, 'Relu', () => o.relu(new Float32Array(1)),
+              { code: 'WORKER_DIED', mentions: ['could not be started', 'did not answer'] }));
+            eq(silent.made.length, i, `start ${i}`);
+          }
+          await failsOnnx(lib, 'Relu', () => o.relu(new Float32Array(1)), { code: 'WORKER_DIED', mentions: ['3 times in a row', 'gave up'] });
+          eq(silent.made.length, 3, 'no fourth start');
+          check(silent.made.every((w) => w.terminated), 'every silent worker was ended');
+          await o.close();
+        } finally {
+          silent.restore();
+        }
+      } finally {
+        spy.restore();
+      }
+    } },
+
+    { name: 'worker: { signal }: aborted before the call or while it waits, it rejects with the reason and never runs; running, it completes', run: async () => {
+      const o = await ops();
+      const reason = new Error('no longer wanted');
+      const ac = new AbortController();
+      ac.abort(reason);
+      const x = new Float32Array([-1, 2]);
+      let caught: unknown;
+      await o.relu(x, { signal: ac.signal, transfer: true }).catch((e) => { caught = e; });
+      eq(caught === reason, true, 'an aborted signal: the call rejects with its reason');
+      check(!isDetached(x), 'and moved nothing');
+      // Waiting behind a long call: withdrawn, never run (its out tensor keeps what it held).
+      const t = await o.tensor('float32', [2], new Float32Array([7, 7]));
+      const long = o.max([ramp(1 << 20, 3), new Float32Array([0])]);
+      const waiting = new AbortController();
+      const queued = o.relu(new Float32Array([-5, 5]), { out: t, signal: waiting.signal });
+      const after = o.relu(new Float32Array([-9, 9]));
+      waiting.abort();
+      caught = undefined;
+      await queued.catch((e) => { caught = e; });
+      eq((caught as Error)?.name, 'AbortError', 'abort() without a reason: an AbortError');
+      eq(Array.from((await after).data as Float32Array), [0, 9], 'the call after it runs');
+      await long;
+      eq(Array.from((await o.read(t)).data as Float32Array), [7, 7], 'the withdrawn call never ran');
+      // Already in the worker: it completes, exactly.
+      const running = new AbortController();
+      const big = ramp(1 << 20, 5);
+      const p = o.relu(big, { signal: running.signal });
+      running.abort();
+      sameBits((await p).data, refRelu({ dtype: 'float32', shape: [big.length], data: big }), 4, 'a call already running completes');
+      await failsOnnx(lib, 'Relu', () => o.relu(x, { signal: {} } as never), { code: 'INVALID_ARGUMENT', mentions: ['AbortSignal'] });
+      t.dispose();
+    } },
+
+    { name: 'worker: 10,000 calls queued at once resolve in order, each exact, some withdrawn by their signals', run: async () => {
+      const o = await ops();
+      const order: number[] = [];
+      const withdrawn: number[] = [];
+      const aborts: AbortController[] = [];
+      const calls = Array.from({ length: 10_000 }, (_, i) => {
+        const signal = i % 100 === 50 ? (aborts[aborts.length] = new AbortController()).signal : undefined;
+        return o.relu(new Float32Array([i - 5000, -i]), signal ? { signal } : undefined).then((r) => {
+          const d = r.data as Float32Array;
+          check(d[0] === Math.max(0, i - 5000) && d[1] === 0, `call ${i}: Relu of [${i - 5000}, ${-i}] gave [${Array.from(d)}]`);
+          order.push(i);
+        }, (e) => {
+          check(i % 100 === 50 && (e as Error).name === 'AbortError', `call ${i} rejected: ${String(e)}`);
+          withdrawn.push(i);
+        });
+      });
+      aborts.forEach((a, k) => k % 2 === 0 && a.abort());
+      await Promise.all(calls);
+      eq(withdrawn.length, 50, 'the calls whose signals aborted were withdrawn');
+      eq(order, Array.from({ length: 10_000 }, (_, i) => i).filter((i) => !withdrawn.includes(i)), 'the others resolved in the order they were made');
+    } },
   ];
+  // Where a browser's page has no Web Locks (not a secure context), the worker's heartbeat tells its death.
+  if (!serverSide) cases.push({ name: 'worker: a page without Web Locks hears of a killed worker by its heartbeat\'s silence, and only then', run: async () => {
+    const nav = globalThis.navigator as unknown as Record<string, unknown>;
+    check(typeof (nav.locks as { request?: unknown })?.request === 'function', 'the page has Web Locks (a secure context)');
+    Object.defineProperty(nav, 'locks', { value: undefined, configurable: true });
+    const spy = spyWorkers();
+    try {
+      await withBounds({ silenceMs: 1000 }, async () => {
+        const o = (await lib.createOps()) as unknown as Ops;
+        await sleep(2000); // idle past the bound: its beats keep it alive
+        eq(Array.from((await o.relu(new Float32Array([-1, 1]))).data as Float32Array), [0, 1], 'a call after 2 s idle');
+        eq(spy.made.length, 1, 'still the first worker');
+        const x = ramp(1 << 16, 4);
+        const calls = Array.from({ length: 20 }, () => outcome(o.relu(x)));
+        spy.made[0].terminate();
+        const killed = Date.now();
+        const last = (await Promise.all(calls)).pop()!;
+        check(!last.ok, 'the last call in flight rejected');
+        throwsOnnx(lib, 'Relu', () => { throw last.error; }, { code: 'WORKER_DIED', mentions: ['sent nothing for 1 s', 'heartbeat'] });
+        check(Date.now() - killed < 5000, `heard of within 5 s (${Date.now() - killed} ms)`);
+        sameBits((await o.relu(x)).data, refRelu({ dtype: 'float32', shape: [x.length], data: x }), 4, 'the next call, on a new worker');
+        eq(spy.made.length, 2, 'a new worker');
+        await o.close();
+      });
+    } finally {
+      delete nav.locks;
+      spy.restore();
+    }
+    check(typeof (nav.locks as { request?: unknown })?.request === 'function', 'the page\'s Web Locks are back');
+  } });
   // Last: the suite's own instance ends, as an instance a page no longer needs.
   cases.push({ name: 'worker: the suite\'s instance closes once its calls are done', run: async () => {
     const o = await ops();
