@@ -107,6 +107,22 @@ declare const wasmUrl: string;
 export = wasmUrl;
 `);
 
+// `onnx-ops-wasm/onnx-ops-wasm.wasm` is the same file under a name ending in
+// .wasm, which bundlers that import .wasm files as modules match (wrangler's
+// CompiledWasm rule): there the import is a WebAssembly.Module.
+const wasmModuleTypes = join(types, 'wasm-module.d.ts');
+if (existsSync(wasmModuleTypes)) throw new Error(`build-js: tsc emitted ${wasmModuleTypes}, the name of the wasm module's declaration`);
+writeFileSync(wasmModuleTypes, `/**
+ * onnx-ops-wasm/onnx-ops-wasm.wasm is the package's wasm module, the file
+ * dist/onnx-ops-wasm.wasm (as onnx-ops-wasm/wasm). A bundler that imports .wasm
+ * files as modules (wrangler; Next.js and Vercel's edge as a ?module import)
+ * gives a WebAssembly.Module (declared as an object: these declarations need no
+ * DOM or Node types): pass it as createOps({ wasmBinary }).
+ */
+declare const wasmModule: object;
+export = wasmModule;
+`);
+
 const moduleDir = (kind) => join(root, 'build', 'wasm', 'module', kind);
 const isWasm = (b) => b.length > 8 && b.readUInt32LE(0) === 0x6d736100;
 
@@ -168,19 +184,21 @@ let bytes;
 
 const missing = (what) => Promise.reject(Object.assign(new Error('onnx-ops-wasm: no ' + what), { missing: what }));
 
-/** The wasm bytes, inflated once per JavaScript realm. */
+/**
+ * The wasm bytes, inflated once per JavaScript realm: by DecompressionStream,
+ * or where it is missing or throws (Next.js's edge runtime's does), by the
+ * library's own inflater, a file of its own that only such runtimes load.
+ */
 function wasmBytes() {
   if (!bytes) {
-    if (typeof DecompressionStream !== 'function') return missing('DecompressionStream');
-    let inflate;
-    try {
-      inflate = new DecompressionStream('deflate');
-    } catch {
-      return missing("DecompressionStream's 'deflate' format");
-    }
     const deflated = ${DECODE_BASE64};
-    const stream = new Blob([deflated]).stream().pipeThrough(inflate);
-    bytes = new Response(stream).arrayBuffer().catch((e) => {
+    let stream;
+    try {
+      stream = new Blob([deflated]).stream().pipeThrough(new DecompressionStream('deflate'));
+    } catch {}
+    bytes = (stream ? new Response(stream).arrayBuffer() : import("./inflate.js").then((m) => m.inflate(deflated), (e) =>
+      missing("DecompressionStream('deflate') and the library's inflate.js (it did not load: " + (e && e.message || e) + ')'))
+    ).catch((e) => {
       bytes = undefined;
       throw e;
     });
@@ -188,8 +206,11 @@ function wasmBytes() {
   return bytes;
 }
 
+// No WebAssembly.Module comes with this entry (see loader-edge.mjs).
+export const builtinModule = undefined;
+
 export default function createOnnxOpsModule(options = {}) {
-  if (options.wasmBinary) return glue(options);
+  if (options.wasmBinary || options.instantiateWasm) return glue(options);
   return wasmBytes().then((wasmBinary) => glue({ ...options, wasmBinary }));
 }
 `;
@@ -208,6 +229,7 @@ var ONNX_OPS_WASM_BASE64 = ${JSON.stringify(scalarGlue.wasm.toString('base64'))}
 writeFileSync(join(tmp, 'glue-scalar.mjs'), scalarGlue.glue);
 writeFileSync(join(tmp, 'loader-scalar.mjs'), scalarLoader);
 
+const INFLATE = { from: /^\.\/inflate\.js$/, file: 'inflate.js', entry: join(root, 'js', 'src', 'inflate.ts') };
 // The fallbacks are files of their own beside the main file, which imports
 // each only where it chooses it (how: below, where the main file is written).
 const FALLBACKS = [
@@ -215,10 +237,23 @@ const FALLBACKS = [
   { from: /^\.\/backend\/js\/backend\.js$/, file: 'backend-js.js', entry: join(root, 'js', 'src', 'backend', 'js', 'backend.ts') },
   // The worker form's page side (createOps({ worker: true })).
   { from: /^\.\/worker\/client\.js$/, file: 'worker-client.js', entry: join(root, 'js', 'src', 'worker', 'client.ts') },
+  // The inflater for runtimes without a working DecompressionStream (the loader's import()).
+  INFLATE,
 ];
 // The worker form's worker, a file beside index.js: the library (the same
 // bundle as index.js) and the worker's message loop.
 const WORKER = { file: 'onnx-ops-wasm-worker.js', entry: join(root, 'js', 'src', 'worker', 'host.ts') };
+// The entry of the 'workerd' and 'edge-light' conditions (wrangler, Next.js's
+// and Vercel's edge), whose bundlers import a .wasm?module as a
+// WebAssembly.Module and whose hosts compile no wasm from bytes: the library
+// with the raw wasm imported so (its builtinModule), nothing embedded, the
+// fallbacks beside it as index.js's. An ES module only.
+const EDGE = { file: 'edge.js', entry: join(root, 'js', 'src', 'index.ts'), loader: join(tmp, 'loader-edge.mjs') };
+writeFileSync(EDGE.loader, `import glue from './glue-esm.mjs';
+import wasmModule from '../onnx-ops-wasm.wasm?module';
+export const builtinModule = wasmModule;
+export default glue;
+`);
 // The embedded wasm, beside index.js (see below).
 const DATA_FILE = 'onnx-ops-wasm-data.js';
 const banner = '/*! onnx-ops-wasm | MIT License | the wasm glue is generated by Emscripten (MIT) */';
@@ -239,17 +274,20 @@ for (const [kind, format, type] of [['esm', 'esm', 'module'], ['cjs', 'cjs', 'co
   const entry = join(tmp, `loader-${kind}.mjs`);
   writeFileSync(glueFile, glue);
   writeFileSync(entry, loader(`import glue from ${JSON.stringify('./' + glueFile.split('/').pop())};`));
-  for (const main of [{ file: 'index.js', entry: join(root, 'js', 'src', 'index.ts') }, WORKER]) {
+  for (const main of [{ file: 'index.js', entry: join(root, 'js', 'src', 'index.ts') }, WORKER, ...(kind === 'esm' ? [EDGE] : [])]) {
     // One file per build, the API and the loader with its glue: one request, and
     // one gzip stream (smaller than two).
     const loaderPlugin = {
       name: 'wasm-loader',
       setup(b) {
-        b.onResolve({ filter: /^\.\/wasm\/onnx-ops-wasm\.js$/ }, () => ({ path: entry }));
+        b.onResolve({ filter: /^\.\/wasm\/onnx-ops-wasm\.js$/ }, () => ({ path: main === EDGE ? EDGE.loader : entry }));
+        // The edge entry's wasm: the bundler that reaches it makes it a WebAssembly.Module.
+        b.onResolve({ filter: /\.wasm\?module$/ }, (a) => ({ path: a.path, external: true }));
         if (main === WORKER) {
           // The worker file holds both fallbacks, so that it imports nothing, and
           // starts no worker (see worker/start.ts), so it holds no worker client.
           b.onResolve({ filter: /^\.\/wasm\/onnx-ops-wasm-scalar\.js$/ }, () => ({ path: join(tmp, 'loader-scalar.mjs') }));
+          b.onResolve({ filter: INFLATE.from }, () => ({ path: INFLATE.entry }));
           b.onResolve({ filter: /^\.\/worker\/(start|client)\.js$/ }, (a) => ({ path: a.path, namespace: 'no-worker' }));
           b.onLoad({ filter: /.*/, namespace: 'no-worker' }, () => ({ contents: 'export const startWebWorker = undefined, createWorkerOps = undefined;', loader: 'js' }));
         } else {
@@ -271,11 +309,13 @@ for (const [kind, format, type] of [['esm', 'esm', 'module'], ['cjs', 'cjs', 'co
     const file = join(dist, kind, main.file);
     const code = readFileSync(file, 'utf8');
     const at = code.lastIndexOf('\n//# sourceMappingURL=');
-    if (at < 0 || !code.includes('ONNX_OPS_WASM_BASE64')) throw new Error(`build-js: unexpected ${file}`);
+    if (at < 0 || code.includes('ONNX_OPS_WASM_BASE64') !== (main !== EDGE)) throw new Error(`build-js: unexpected ${file}`);
     const base64 = JSON.stringify(wasmDeflated.toString('base64'));
     const about = `// The wasm module (${wasm.length} bytes), zlib-compressed (${wasmDeflated.length} bytes), base64.\n`;
-    let data;
-    if (main === WORKER) {
+    let data = '';
+    if (main === EDGE) {
+      if (!code.includes('"../onnx-ops-wasm.wasm?module"')) throw new Error(`build-js: ${file} does not import the wasm as a module`);
+    } else if (main === WORKER) {
       data = `\n${about}var ONNX_OPS_WASM_BASE64=${base64};`;
     } else {
       writeFileSync(join(dist, kind, DATA_FILE), `${about}${kind === 'esm' ? 'export default ' : 'module.exports='}${base64};\n`);
@@ -286,7 +326,7 @@ for (const [kind, format, type] of [['esm', 'esm', 'module'], ['cjs', 'cjs', 'co
     // splits off (or inlines) and every module loader resolves beside this
     // file; CommonJS requires it when needed (import() there needs an ES module
     // loader, which Jest, for one, lacks).
-    for (const { file: f } of main === WORKER ? [] : FALLBACKS) {
+    for (const { file: f } of main === WORKER ? [] : main === EDGE ? FALLBACKS.filter((f) => f !== INFLATE) : FALLBACKS) {
       const literal = `import("./${f}")`;
       if (out.split(literal).length !== 2) throw new Error(`build-js: expected one ${literal} in the ${kind} ${main.file}`);
       if (kind === 'cjs') out = out.replace(literal, `Promise.resolve().then(()=>require("./${f}"))`);
