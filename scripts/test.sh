@@ -29,4 +29,5 @@ step node --test tests/e2e/demo.e2e.mjs
 step node --test tests/package/run.mjs
 step node --test tests/package/bundlers.mjs   # webpack, rspack, Parcel, Rollup, esbuild, Vite apps in Chromium
 step node --test tests/hosts/run.mjs
+step node --test tests/deploy/edge.mjs   # a Cloudflare Worker in workerd, a Next.js app's edge and Node routes and client page
 step node tests/engines/run.mjs
