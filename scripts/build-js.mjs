@@ -10,6 +10,11 @@
 //                                 DecompressionStream too), loaded only where chosen
 //   dist/esm/backend-js.js        the `js` backend (JavaScript kernels), likewise
 //   dist/esm/worker-client.js     the worker form's page side, likewise
+//   dist/esm/inflate.js           a zlib inflater, loaded only where DecompressionStream is
+//                                 missing or throws, likewise
+//   dist/esm/edge.js              the 'workerd' and 'edge-light' conditions' entry: index.js
+//                                 with the wasm imported as ../onnx-ops-wasm.wasm?module (a
+//                                 WebAssembly.Module there), nothing embedded; ESM only
 //   dist/esm/onnx-ops-wasm-worker.js  the worker form's worker: the library with both fallbacks
 //                                 inlined, importing nothing (a tool that copies it as it is works)
 //   dist/esm/js.js                onnx-ops-wasm/js (and React Native's entry): the API on the js
@@ -19,7 +24,8 @@
 //                                 root package.json's "type": "commonjs": for `require` and node10
 //   dist/types/*.d.mts            the same as ES module declarations, for `import`
 //   dist/types/wasm-asset.d.ts    what importing the `onnx-ops-wasm/wasm` asset gives in a bundler
-//   dist/onnx-ops-wasm.wasm       the raw wasm, for createOps({ wasmBinary }) (not loaded by default)
+//   dist/types/wasm-module.d.ts   what importing onnx-ops-wasm/onnx-ops-wasm.wasm gives where .wasm is a module
+//   dist/onnx-ops-wasm.wasm       the raw wasm, for createOps({ wasmBinary }) and edge.js
 //
 // The glue comes from build/wasm/module/esm/onnx-ops-wasm.js, its wasm from the
 // onnx-ops-wasm.wasm beside it. The wasm bytes are always passed in as
