@@ -509,6 +509,25 @@ globalThis.DecompressionStream = class extends Real { constructor(f) { super(f);
     expect(out.reasons).toEqual([noWasm, noWasm]);
   });
 
+  test('the worker form\'s WorkerOps carries its worker\'s fallbackReason (Node --jitless: no WebAssembly there either)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'onnx-ops-jitless-'));
+    try {
+      const file = join(dir, 'child.mjs');
+      writeFileSync(file, `const lib = await import(${JSON.stringify(ESM)});
+const ops = await lib.createOps({ worker: true });
+const relu = Array.from((await ops.relu(new Float32Array([-1, 2]))).data);
+await ops.close();
+const sync = await lib.createOps();
+console.log(JSON.stringify([ops.backend, ops.fallbackReason, relu, (await lib.createOps({ backend: 'js', worker: true }).then((o) => o.close().then(() => o))).fallbackReason ?? null, sync.fallbackReason]));
+`);
+      const r = spawnSync(process.execPath, ['--jitless', file], { encoding: 'utf8', timeout: 60_000 });
+      expect(r.status).toBe(0);
+      expect(JSON.parse(r.stdout.trim().split('\n').pop()!)).toEqual(['js', noWasm, [0, 2], null, noWasm]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   // What the probe's compile throws, as each engine words it (Chromium 1xx under a CSP; workerd 2026-11-17, whose
   // rule Vercel's edge shares): the error and fallbackReason tell the real cause and its remedy.
   const refusing = (message: string) => `

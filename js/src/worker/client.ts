@@ -28,9 +28,9 @@ import { RemoteBackend } from './remote.js';
  * see worker/start.ts.
  */
 export async function createWorkerOps(lent: Lent, startWebWorker: () => Worker, options: Omit<CreateOpsOptions, 'worker'>): Promise<WorkerOps> {
-  const { link, backend } = await start(lent.OnnxOpsError, startWebWorker, options);
+  const { link, backend, reason } = await start(lent.OnnxOpsError, startWebWorker, options);
   const requests = new Requests(link, lent.OnnxOpsError);
-  return new WorkerOps(lent, requests, new RemoteBackend(backend, lent, requests));
+  return new WorkerOps(lent, requests, new RemoteBackend(backend, lent, requests), reason);
 }
 
 const TRANSFER: RunOptions = { transfer: true };
@@ -47,6 +47,8 @@ export class WorkerOps {
   readonly backend: BackendName;
   /** True when the worker runs wasm SIMD128 kernels. */
   readonly simd: boolean;
+  /** Why the worker's createOps() chose a backend below 'wasm-simd', as Ops.fallbackReason; undefined on 'wasm-simd' and on a forced backend. */
+  readonly fallbackReason: string | undefined;
   /** Always true: this is the worker form. */
   readonly worker = true;
   readonly #lent: Lent;
@@ -56,13 +58,14 @@ export class WorkerOps {
   readonly #core: OpsCore<true>;
 
   /** @internal — use createOps({ worker: true }). */
-  constructor(lent: Lent, requests: Requests, remote: RemoteBackend) {
+  constructor(lent: Lent, requests: Requests, remote: RemoteBackend, fallbackReason?: string) {
     this.#lent = lent;
     this.#requests = requests;
     this.#remote = remote;
     this.#core = new lent.OpsCore(remote);
     this.backend = remote.name;
     this.simd = remote.name === 'wasm-simd';
+    this.fallbackReason = fallbackReason;
   }
 
   /**

@@ -71,7 +71,7 @@ function serve(port: Port): void {
       createOps(m.options).then(
         (made) => {
           ops = made;
-          port.post({ t: 'ready', backend: made.backend }, []);
+          port.post({ t: 'ready', backend: made.backend, reason: made.fallbackReason }, []);
         },
         (e) => port.post({ t: 'failed', error: toWire(e, 'createOps', OnnxOpsError) }, []));
       return;

@@ -25,7 +25,7 @@ const WORKER_FILE = 'onnx-ops-wasm-worker.js';
  * browser (worker/start.ts, in the main file, where bundlers see it).
  */
 export async function start(OnnxOpsErrorClass: typeof OnnxOpsError, startWebWorker: () => Worker, options: object):
-  Promise<{ link: Link; backend: BackendName }> {
+  Promise<{ link: Link; backend: BackendName; reason?: string }> {
   const failed = (why: string) => new OnnxOpsErrorClass('UNSUPPORTED_ENGINE', 'createOps', undefined,
     `could not start the worker from ${WORKER_FILE}: ${why}`);
   let link: Link;
@@ -44,7 +44,7 @@ export async function start(OnnxOpsErrorClass: typeof OnnxOpsError, startWebWork
     // The worker's createOps() failed as the sync one would (its error), or the worker did not start.
     throw typeof ready === 'string' ? failed(ready) : ready.t === 'failed' ? fromWire(ready.error, OnnxOpsErrorClass) : failed('no answer');
   }
-  return { link, backend: ready.backend };
+  return { link, backend: ready.backend, reason: ready.reason };
 }
 
 /** The worker: Node's worker_threads (and Deno's and Bun's) in server runtimes, a module Worker in browsers. */

@@ -70,7 +70,7 @@ export function fromWire(w: WireError, OnnxOpsErrorClass: typeof OnnxOpsError): 
 }
 
 export type Reply =
-  | { t: 'ready'; backend: BackendName }
+  | { t: 'ready'; backend: BackendName; reason?: string }
   | { t: 'failed'; error: WireError }
   | { t: 'done'; id: number; value: Answers[Asking['t']] }
   | { t: 'error'; id: number; error: WireError };
