@@ -96,38 +96,34 @@ export declare const __esModule: true;
 `);
 }
 
-// `onnx-ops-wasm/wasm` is the raw wasm file: to resolve (import.meta.resolve,
-// require.resolve) or, in a bundler that treats .wasm as an asset, to import as
-// its URL. `export =` types that default import from ES modules and require()
-// alike (one declaration: the file is no module of either format).
-const wasmAsset = join(types, 'wasm-asset.d.ts');
-if (existsSync(wasmAsset)) throw new Error(`build-js: tsc emitted ${wasmAsset}, the name of the wasm asset's declaration`);
-writeFileSync(wasmAsset, `/**
- * onnx-ops-wasm/wasm is the package's wasm module, the file dist/onnx-ops-wasm.wasm:
- * its bytes are createOps({ wasmBinary }). In Node, resolve it
- * (import.meta.resolve('onnx-ops-wasm/wasm'), require.resolve) and read the file.
- * A bundler that treats .wasm files as assets (esbuild's file loader, for one)
- * gives the file's URL as the module's default export: this string.
+/**
+ * The declaration of an export that is the raw wasm file, no module of either
+ * format: `export =` types its default import from ES modules and require()
+ * alike (one declaration, no .d.mts twin).
  */
-declare const wasmUrl: string;
-export = wasmUrl;
-`);
-
-// `onnx-ops-wasm/onnx-ops-wasm.wasm` is the same file under a name ending in
-// .wasm, which bundlers that import .wasm files as modules match (wrangler's
-// CompiledWasm rule): there the import is a WebAssembly.Module.
-const wasmModuleTypes = join(types, 'wasm-module.d.ts');
-if (existsSync(wasmModuleTypes)) throw new Error(`build-js: tsc emitted ${wasmModuleTypes}, the name of the wasm module's declaration`);
-writeFileSync(wasmModuleTypes, `/**
- * onnx-ops-wasm/onnx-ops-wasm.wasm is the package's wasm module, the file
- * dist/onnx-ops-wasm.wasm (as onnx-ops-wasm/wasm). A bundler that imports .wasm
- * files as modules (wrangler; Next.js and Vercel's edge as a ?module import)
- * gives a WebAssembly.Module (declared as an object: these declarations need no
- * DOM or Node types): pass it as createOps({ wasmBinary }).
- */
-declare const wasmModule: object;
-export = wasmModule;
-`);
+function wasmFileTypes(file, doc, name, type) {
+  const out = join(types, file);
+  if (existsSync(out)) throw new Error(`build-js: tsc emitted ${out}, the name of a wasm export's declaration`);
+  writeFileSync(out, `/**\n${doc.map((l) => ` * ${l}`.trimEnd()).join('\n')}\n */\ndeclare const ${name}: ${type};\nexport = ${name};\n`);
+}
+// `onnx-ops-wasm/wasm`: to resolve (import.meta.resolve, require.resolve) or, in
+// a bundler that treats .wasm as an asset, to import as its URL.
+wasmFileTypes('wasm-asset.d.ts', [
+  'onnx-ops-wasm/wasm is the package\'s wasm module, the file dist/onnx-ops-wasm.wasm:',
+  'its bytes are createOps({ wasmBinary }). In Node, resolve it',
+  '(import.meta.resolve(\'onnx-ops-wasm/wasm\'), require.resolve) and read the file.',
+  'A bundler that treats .wasm files as assets (esbuild\'s file loader, for one)',
+  'gives the file\'s URL as the module\'s default export: this string.',
+], 'wasmUrl', 'string');
+// `onnx-ops-wasm/onnx-ops-wasm.wasm`: the same file under a name ending in .wasm,
+// which bundlers that import .wasm files as modules match (wrangler's CompiledWasm rule).
+wasmFileTypes('wasm-module.d.ts', [
+  'onnx-ops-wasm/onnx-ops-wasm.wasm is the package\'s wasm module, the file',
+  'dist/onnx-ops-wasm.wasm (as onnx-ops-wasm/wasm). A bundler that imports .wasm',
+  'files as modules (wrangler; Next.js and Vercel\'s edge as a ?module import)',
+  'gives a WebAssembly.Module (declared as an object: these declarations need no',
+  'DOM or Node types): pass it as createOps({ wasmBinary }).',
+], 'wasmModule', 'object');
 
 const moduleDir = (kind) => join(root, 'build', 'wasm', 'module', kind);
 const isWasm = (b) => b.length > 8 && b.readUInt32LE(0) === 0x6d736100;
