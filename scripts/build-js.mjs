@@ -12,6 +12,8 @@
 //   dist/esm/worker-client.js     the worker form's page side, likewise
 //   dist/esm/inflate.js           a zlib inflater, loaded only where DecompressionStream is
 //                                 missing or throws, likewise
+//   dist/esm/wasm-host.js         a compiled WebAssembly.Module's instantiation, and why an engine
+//                                 refused to compile bytes, likewise
 //   dist/esm/edge.js              the 'workerd' and 'edge-light' conditions' entry: index.js
 //                                 with the wasm imported as ../onnx-ops-wasm.wasm?module (a
 //                                 WebAssembly.Module there), nothing embedded; ESM only
@@ -241,6 +243,8 @@ const FALLBACKS = [
   { from: /^\.\/worker\/client\.js$/, file: 'worker-client.js', entry: join(root, 'js', 'src', 'worker', 'client.ts') },
   // The inflater for runtimes without a working DecompressionStream (the loader's import()).
   INFLATE,
+  // A compiled WebAssembly.Module's instantiation, and why an engine refused to compile bytes.
+  { from: /^\.\/backend\/wasm\/host\.js$/, file: 'wasm-host.js', entry: join(root, 'js', 'src', 'backend', 'wasm', 'host.ts') },
 ];
 // The worker form's worker, a file beside index.js: the library (the same
 // bundle as index.js) and the worker's message loop.

@@ -14,7 +14,7 @@ import type { TypedArrayConstructor } from './dtypes.js';
 import { LENT } from './lent.js';
 import type { WorkerOps } from './worker/client.js';
 import { startWebWorker } from './worker/start.js';
-import { type CheckedOptions, type CreateOpsOptions, checkOptions, invalid, isWasmModule, unsupported } from './options.js';
+import { type CheckedOptions, type CreateOpsOptions, NOT_OURS, checkOptions, invalid, isWasmModule, unsupported } from './options.js';
 
 /**
  * Loads a fresh instance of the wasm module (in Node and in browsers) and
@@ -46,12 +46,8 @@ export async function createOps(options: CreateOpsOptions = {}): Promise<Ops | W
   try {
     new wasm!.Module(probe.subarray(0, 8));
   } catch (e) {
-    // The engine's own message tells a host's rule ("disallowed by embedder":
-    // workerd, Vercel's edge) or a CSP's from a missing WebAssembly.
-    const m = (e as Error)?.message;
-    refused = !wasm ? noWasm : /embedder/.test(m) ? `this host forbids compiling WebAssembly from bytes, as Cloudflare Workers and Vercel's edge runtime do (${m}): ${
-      builtinModule ? 'the default backend, wasm-simd, runs here' : 'import onnx-ops-wasm with the \'workerd\' or \'edge-light\' condition (wrangler and Next.js set them), or pass a WebAssembly.Module of onnx-ops-wasm/onnx-ops-wasm.wasm as wasmBinary'
-    }` : /Security|CSP/.test(m) ? `a Content-Security-Policy without 'wasm-unsafe-eval' in script-src forbids compiling WebAssembly (${m})` : `this engine refuses to compile WebAssembly from bytes (${m})`;
+    // Why, from the engine's own error (a host's rule, a CSP), in a file that only such hosts load.
+    refused = wasm ? (await host()).refusal(e, !!builtinModule) : noWasm;
   }
   if (refused) {
     if (backend !== undefined || wasmBinary !== undefined) unsupported(refused);
@@ -86,30 +82,10 @@ async function wasmOps(source: CheckedOptions['wasmBinary'], given: unknown, scr
   // Load errors come back as the rejection; Emscripten's own messages about
   // them (printErr) would only repeat it on the console.
   const options: Parameters<typeof createOnnxOpsModule>[0] = { printErr: () => {} };
-  // The glue reports no failure of its instantiateWasm hook: this does.
+  // A compiled module through the glue's hook, whose failures come back as `failed`.
   let failed: Promise<never> | undefined;
-  if (isWasmModule(source)) {
-    failed = new Promise((_, reject) => {
-      options.instantiateWasm = (imports, receive) => {
-        Promise.resolve().then(() => {
-          // Every import must be one the glue gives, of its kind: a module of another build is not this package's.
-          for (const i of WebAssembly.Module.imports(source)) {
-            if (typeof (imports[i.module] as Record<string, unknown> | undefined)?.[i.name] !== (i.kind === 'function' ? 'function' : 'object')) throw NOT_OURS;
-          }
-          return WebAssembly.instantiate(source, imports);
-        }).then((instance) => {
-          try {
-            receive(instance, source);
-          } catch {
-            throw NOT_OURS; // it lacks an export the glue reads
-          }
-        }).catch(reject);
-        return {};
-      };
-    });
-  } else if (source) {
-    options.wasmBinary = source;
-  }
+  if (isWasmModule(source)) failed = (await host()).instantiateFrom(source, options);
+  else if (source) options.wasmBinary = source;
   let module;
   try {
     module = await (failed ? Promise.race([failed, createOnnxOpsModule(options)]) : createOnnxOpsModule(options));
@@ -124,7 +100,9 @@ async function wasmOps(source: CheckedOptions['wasmBinary'], given: unknown, scr
   if (!isOpsModule(module!)) invalid(NOT_OURS);
   return new Ops(new WasmBackend(module!, scratch, float16));
 }
-const NOT_OURS = 'wasmBinary is not this package\'s wasm (onnx-ops-wasm/wasm)';
+
+/** The rare paths: a compiled module, a refusal to compile (backend/wasm/host.ts). */
+const host = () => load('wasm-host.js', () => import('./backend/wasm/host.js'));
 
 /**
  * One of the library's files that only the engines needing it load (each a

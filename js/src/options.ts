@@ -73,6 +73,9 @@ export const invalid = (problem: string): never => {
   throw new OnnxOpsError('INVALID_ARGUMENT', 'createOps', undefined, problem);
 };
 
+/** @internal The error for a wasmBinary that is some other module. */
+export const NOT_OURS = 'wasmBinary is not this package\'s wasm (onnx-ops-wasm/wasm)';
+
 /** @internal Whether `x` is a WebAssembly.Module, of any realm (its toStringTag; a lookalike fails when instantiated). */
 export const isWasmModule = (x: unknown): x is WebAssembly.Module => Object.prototype.toString.call(x) === '[object WebAssembly.Module]';
 

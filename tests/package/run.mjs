@@ -73,7 +73,7 @@ describe('the tarball', () => {
       'dist/cjs/index.js', 'dist/cjs/package.json',
       'dist/types/index.d.ts', 'dist/types/wasm/onnx-ops-wasm.d.ts', 'dist/types/index.d.mts',
       'dist/types/wasm/onnx-ops-wasm.d.mts', 'dist/types/wasm-asset.d.ts', 'dist/onnx-ops-wasm.wasm',
-      ...['esm', 'cjs'].flatMap((k) => [`dist/${k}/worker-client.js`, `dist/${k}/onnx-ops-wasm-worker.js`, `dist/${k}/js.js`, `dist/${k}/inflate.js`]),
+      ...['esm', 'cjs'].flatMap((k) => [`dist/${k}/worker-client.js`, `dist/${k}/onnx-ops-wasm-worker.js`, `dist/${k}/js.js`, `dist/${k}/inflate.js`, `dist/${k}/wasm-host.js`]),
       'dist/esm/edge.js', 'dist/types/wasm-module.d.ts',
       'dist/types/js.d.ts', 'dist/types/js.d.mts',
     ]) assert.ok(files.includes(required), `${required} is missing from the tarball`);
@@ -190,9 +190,9 @@ describe('the tarball', () => {
   test(`size budget: what an engine with SIMD128 loads for the sync API is under ${BUDGET.raw} bytes, ${BUDGET.gzip} gzipped; the fallbacks and the worker form are files of their own`, () => {
     for (const kind of ['esm', 'cjs']) {
       // The fallback backends, which index.js loads only where the engine needs them (createOps in js/src/index.ts),
-      // the worker form's page side, loaded only by createOps({ worker: true }), and the inflater, loaded only
-      // where DecompressionStream is missing or broken.
-      const fallbacks = ['onnx-ops-wasm-scalar.js', 'backend-js.js', 'worker-client.js', 'inflate.js'];
+      // the worker form's page side, loaded only by createOps({ worker: true }), the inflater, loaded only
+      // where DecompressionStream is missing or broken, and wasm-host.js, only for a compiled module or a refusal.
+      const fallbacks = ['onnx-ops-wasm-scalar.js', 'backend-js.js', 'worker-client.js', 'inflate.js', 'wasm-host.js'];
       const files = reachable(join(ROOT, 'dist', kind, 'index.js'), fallbacks);
       const main = readFileSync(join(ROOT, 'dist', kind, 'index.js'), 'utf8');
       for (const f of fallbacks) {
