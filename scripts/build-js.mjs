@@ -10,6 +10,13 @@
 //                                 DecompressionStream too), loaded only where chosen
 //   dist/esm/backend-js.js        the `js` backend (JavaScript kernels), likewise
 //   dist/esm/worker-client.js     the worker form's page side, likewise
+//   dist/esm/inflate.js           a zlib inflater, loaded only where DecompressionStream is
+//                                 missing or throws, likewise
+//   dist/esm/wasm-host.js         a compiled WebAssembly.Module's instantiation, and why an engine
+//                                 refused to compile bytes, likewise
+//   dist/esm/edge.js              the 'workerd' and 'edge-light' conditions' entry: index.js
+//                                 with the wasm imported as ../onnx-ops-wasm.wasm?module (a
+//                                 WebAssembly.Module there), nothing embedded; ESM only
 //   dist/esm/onnx-ops-wasm-worker.js  the worker form's worker: the library with both fallbacks
 //                                 inlined, importing nothing (a tool that copies it as it is works)
 //   dist/esm/js.js                onnx-ops-wasm/js (and React Native's entry): the API on the js
@@ -19,7 +26,8 @@
 //                                 root package.json's "type": "commonjs": for `require` and node10
 //   dist/types/*.d.mts            the same as ES module declarations, for `import`
 //   dist/types/wasm-asset.d.ts    what importing the `onnx-ops-wasm/wasm` asset gives in a bundler
-//   dist/onnx-ops-wasm.wasm       the raw wasm, for createOps({ wasmBinary }) (not loaded by default)
+//   dist/types/wasm-module.d.ts   what importing onnx-ops-wasm/onnx-ops-wasm.wasm gives where .wasm is a module
+//   dist/onnx-ops-wasm.wasm       the raw wasm, for createOps({ wasmBinary }) and edge.js
 //
 // The glue comes from build/wasm/module/esm/onnx-ops-wasm.js, its wasm from the
 // onnx-ops-wasm.wasm beside it. The wasm bytes are always passed in as
@@ -90,22 +98,34 @@ export declare const __esModule: true;
 `);
 }
 
-// `onnx-ops-wasm/wasm` is the raw wasm file: to resolve (import.meta.resolve,
-// require.resolve) or, in a bundler that treats .wasm as an asset, to import as
-// its URL. `export =` types that default import from ES modules and require()
-// alike (one declaration: the file is no module of either format).
-const wasmAsset = join(types, 'wasm-asset.d.ts');
-if (existsSync(wasmAsset)) throw new Error(`build-js: tsc emitted ${wasmAsset}, the name of the wasm asset's declaration`);
-writeFileSync(wasmAsset, `/**
- * onnx-ops-wasm/wasm is the package's wasm module, the file dist/onnx-ops-wasm.wasm:
- * its bytes are createOps({ wasmBinary }). In Node, resolve it
- * (import.meta.resolve('onnx-ops-wasm/wasm'), require.resolve) and read the file.
- * A bundler that treats .wasm files as assets (esbuild's file loader, for one)
- * gives the file's URL as the module's default export: this string.
+/**
+ * The declaration of an export that is the raw wasm file, no module of either
+ * format: `export =` types its default import from ES modules and require()
+ * alike (one declaration, no .d.mts twin).
  */
-declare const wasmUrl: string;
-export = wasmUrl;
-`);
+function wasmFileTypes(file, doc, name, type) {
+  const out = join(types, file);
+  if (existsSync(out)) throw new Error(`build-js: tsc emitted ${out}, the name of a wasm export's declaration`);
+  writeFileSync(out, `/**\n${doc.map((l) => ` * ${l}`.trimEnd()).join('\n')}\n */\ndeclare const ${name}: ${type};\nexport = ${name};\n`);
+}
+// `onnx-ops-wasm/wasm`: to resolve (import.meta.resolve, require.resolve) or, in
+// a bundler that treats .wasm as an asset, to import as its URL.
+wasmFileTypes('wasm-asset.d.ts', [
+  'onnx-ops-wasm/wasm is the package\'s wasm module, the file dist/onnx-ops-wasm.wasm:',
+  'its bytes are createOps({ wasmBinary }). In Node, resolve it',
+  '(import.meta.resolve(\'onnx-ops-wasm/wasm\'), require.resolve) and read the file.',
+  'A bundler that treats .wasm files as assets (esbuild\'s file loader, for one)',
+  'gives the file\'s URL as the module\'s default export: this string.',
+], 'wasmUrl', 'string');
+// `onnx-ops-wasm/onnx-ops-wasm.wasm`: the same file under a name ending in .wasm,
+// which bundlers that import .wasm files as modules match (wrangler's CompiledWasm rule).
+wasmFileTypes('wasm-module.d.ts', [
+  'onnx-ops-wasm/onnx-ops-wasm.wasm is the package\'s wasm module, the file',
+  'dist/onnx-ops-wasm.wasm (as onnx-ops-wasm/wasm). A bundler that imports .wasm',
+  'files as modules (wrangler; Next.js and Vercel\'s edge as a ?module import)',
+  'gives a WebAssembly.Module (declared as an object: these declarations need no',
+  'DOM or Node types): pass it as createOps({ wasmBinary }).',
+], 'wasmModule', 'object');
 
 const moduleDir = (kind) => join(root, 'build', 'wasm', 'module', kind);
 const isWasm = (b) => b.length > 8 && b.readUInt32LE(0) === 0x6d736100;
@@ -168,19 +188,21 @@ let bytes;
 
 const missing = (what) => Promise.reject(Object.assign(new Error('onnx-ops-wasm: no ' + what), { missing: what }));
 
-/** The wasm bytes, inflated once per JavaScript realm. */
+/**
+ * The wasm bytes, inflated once per JavaScript realm: by DecompressionStream,
+ * or where it is missing or throws (Next.js's edge runtime's does), by the
+ * library's own inflater, a file of its own that only such runtimes load.
+ */
 function wasmBytes() {
   if (!bytes) {
-    if (typeof DecompressionStream !== 'function') return missing('DecompressionStream');
-    let inflate;
-    try {
-      inflate = new DecompressionStream('deflate');
-    } catch {
-      return missing("DecompressionStream's 'deflate' format");
-    }
     const deflated = ${DECODE_BASE64};
-    const stream = new Blob([deflated]).stream().pipeThrough(inflate);
-    bytes = new Response(stream).arrayBuffer().catch((e) => {
+    let stream;
+    try {
+      stream = new Blob([deflated]).stream().pipeThrough(new DecompressionStream('deflate'));
+    } catch {}
+    bytes = (stream ? new Response(stream).arrayBuffer() : import("./inflate.js").then((m) => m.inflate(deflated), (e) =>
+      missing("DecompressionStream('deflate') and the library's inflate.js (it did not load: " + (e && e.message || e) + ')'))
+    ).catch((e) => {
       bytes = undefined;
       throw e;
     });
@@ -188,8 +210,11 @@ function wasmBytes() {
   return bytes;
 }
 
+// No WebAssembly.Module comes with this entry (see loader-edge.mjs).
+export const builtinModule = undefined;
+
 export default function createOnnxOpsModule(options = {}) {
-  if (options.wasmBinary) return glue(options);
+  if (options.wasmBinary || options.instantiateWasm) return glue(options);
   return wasmBytes().then((wasmBinary) => glue({ ...options, wasmBinary }));
 }
 `;
@@ -208,6 +233,7 @@ var ONNX_OPS_WASM_BASE64 = ${JSON.stringify(scalarGlue.wasm.toString('base64'))}
 writeFileSync(join(tmp, 'glue-scalar.mjs'), scalarGlue.glue);
 writeFileSync(join(tmp, 'loader-scalar.mjs'), scalarLoader);
 
+const INFLATE = { from: /^\.\/inflate\.js$/, file: 'inflate.js', entry: join(root, 'js', 'src', 'inflate.ts') };
 // The fallbacks are files of their own beside the main file, which imports
 // each only where it chooses it (how: below, where the main file is written).
 const FALLBACKS = [
@@ -215,10 +241,25 @@ const FALLBACKS = [
   { from: /^\.\/backend\/js\/backend\.js$/, file: 'backend-js.js', entry: join(root, 'js', 'src', 'backend', 'js', 'backend.ts') },
   // The worker form's page side (createOps({ worker: true })).
   { from: /^\.\/worker\/client\.js$/, file: 'worker-client.js', entry: join(root, 'js', 'src', 'worker', 'client.ts') },
+  // The inflater for runtimes without a working DecompressionStream (the loader's import()).
+  INFLATE,
+  // A compiled WebAssembly.Module's instantiation, and why an engine refused to compile bytes.
+  { from: /^\.\/backend\/wasm\/host\.js$/, file: 'wasm-host.js', entry: join(root, 'js', 'src', 'backend', 'wasm', 'host.ts') },
 ];
 // The worker form's worker, a file beside index.js: the library (the same
 // bundle as index.js) and the worker's message loop.
 const WORKER = { file: 'onnx-ops-wasm-worker.js', entry: join(root, 'js', 'src', 'worker', 'host.ts') };
+// The entry of the 'workerd' and 'edge-light' conditions (wrangler, Next.js's
+// and Vercel's edge), whose bundlers import a .wasm?module as a
+// WebAssembly.Module and whose hosts compile no wasm from bytes: the library
+// with the raw wasm imported so (its builtinModule), nothing embedded, the
+// fallbacks beside it as index.js's. An ES module only.
+const EDGE = { file: 'edge.js', entry: join(root, 'js', 'src', 'index.ts'), loader: join(tmp, 'loader-edge.mjs') };
+writeFileSync(EDGE.loader, `import glue from './glue-esm.mjs';
+import wasmModule from '../onnx-ops-wasm.wasm?module';
+export const builtinModule = wasmModule;
+export default glue;
+`);
 // The embedded wasm, beside index.js (see below).
 const DATA_FILE = 'onnx-ops-wasm-data.js';
 const banner = '/*! onnx-ops-wasm | MIT License | the wasm glue is generated by Emscripten (MIT) */';
@@ -239,17 +280,20 @@ for (const [kind, format, type] of [['esm', 'esm', 'module'], ['cjs', 'cjs', 'co
   const entry = join(tmp, `loader-${kind}.mjs`);
   writeFileSync(glueFile, glue);
   writeFileSync(entry, loader(`import glue from ${JSON.stringify('./' + glueFile.split('/').pop())};`));
-  for (const main of [{ file: 'index.js', entry: join(root, 'js', 'src', 'index.ts') }, WORKER]) {
+  for (const main of [{ file: 'index.js', entry: join(root, 'js', 'src', 'index.ts') }, WORKER, ...(kind === 'esm' ? [EDGE] : [])]) {
     // One file per build, the API and the loader with its glue: one request, and
     // one gzip stream (smaller than two).
     const loaderPlugin = {
       name: 'wasm-loader',
       setup(b) {
-        b.onResolve({ filter: /^\.\/wasm\/onnx-ops-wasm\.js$/ }, () => ({ path: entry }));
+        b.onResolve({ filter: /^\.\/wasm\/onnx-ops-wasm\.js$/ }, () => ({ path: main === EDGE ? EDGE.loader : entry }));
+        // The edge entry's wasm: the bundler that reaches it makes it a WebAssembly.Module.
+        b.onResolve({ filter: /\.wasm\?module$/ }, (a) => ({ path: a.path, external: true }));
         if (main === WORKER) {
           // The worker file holds both fallbacks, so that it imports nothing, and
           // starts no worker (see worker/start.ts), so it holds no worker client.
           b.onResolve({ filter: /^\.\/wasm\/onnx-ops-wasm-scalar\.js$/ }, () => ({ path: join(tmp, 'loader-scalar.mjs') }));
+          b.onResolve({ filter: INFLATE.from }, () => ({ path: INFLATE.entry }));
           b.onResolve({ filter: /^\.\/worker\/(start|client)\.js$/ }, (a) => ({ path: a.path, namespace: 'no-worker' }));
           b.onLoad({ filter: /.*/, namespace: 'no-worker' }, () => ({ contents: 'export const startWebWorker = undefined, createWorkerOps = undefined;', loader: 'js' }));
         } else {
@@ -271,11 +315,13 @@ for (const [kind, format, type] of [['esm', 'esm', 'module'], ['cjs', 'cjs', 'co
     const file = join(dist, kind, main.file);
     const code = readFileSync(file, 'utf8');
     const at = code.lastIndexOf('\n//# sourceMappingURL=');
-    if (at < 0 || !code.includes('ONNX_OPS_WASM_BASE64')) throw new Error(`build-js: unexpected ${file}`);
+    if (at < 0 || code.includes('ONNX_OPS_WASM_BASE64') !== (main !== EDGE)) throw new Error(`build-js: unexpected ${file}`);
     const base64 = JSON.stringify(wasmDeflated.toString('base64'));
     const about = `// The wasm module (${wasm.length} bytes), zlib-compressed (${wasmDeflated.length} bytes), base64.\n`;
-    let data;
-    if (main === WORKER) {
+    let data = '';
+    if (main === EDGE) {
+      if (!code.includes('"../onnx-ops-wasm.wasm?module"')) throw new Error(`build-js: ${file} does not import the wasm as a module`);
+    } else if (main === WORKER) {
       data = `\n${about}var ONNX_OPS_WASM_BASE64=${base64};`;
     } else {
       writeFileSync(join(dist, kind, DATA_FILE), `${about}${kind === 'esm' ? 'export default ' : 'module.exports='}${base64};\n`);
@@ -286,7 +332,7 @@ for (const [kind, format, type] of [['esm', 'esm', 'module'], ['cjs', 'cjs', 'co
     // splits off (or inlines) and every module loader resolves beside this
     // file; CommonJS requires it when needed (import() there needs an ES module
     // loader, which Jest, for one, lacks).
-    for (const { file: f } of main === WORKER ? [] : FALLBACKS) {
+    for (const { file: f } of main === WORKER ? [] : main === EDGE ? FALLBACKS.filter((f) => f !== INFLATE) : FALLBACKS) {
       const literal = `import("./${f}")`;
       if (out.split(literal).length !== 2) throw new Error(`build-js: expected one ${literal} in the ${kind} ${main.file}`);
       if (kind === 'cjs') out = out.replace(literal, `Promise.resolve().then(()=>require("./${f}"))`);

@@ -7,7 +7,9 @@
 # hosts of tests/hosts/package.json (Metro, Hermes, QuickJS), the benchmark's
 # peers of bench/package.json (onnxruntime-web, which the demo's e2e tests load
 # too) and the bundlers of tests/bundlers/package.json (webpack,
-# rspack, Parcel, Rollup: tests/package/bundlers.mjs builds apps with them).
+# rspack, Parcel, Rollup: tests/package/bundlers.mjs builds apps with them) and
+# the hosts of tests/deploy/package.json (wrangler, workerd, Next.js, React:
+# tests/deploy/edge.mjs deploys apps to them).
 # Quick when everything is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,7 +40,7 @@ fi
 # npm devDependencies, the engines', the hosts', the benchmark's, the bundlers' and Vite 8's packages, when
 # missing or older than their lock files: side by side, as they do not depend on each other.
 pids=()
-for dir in . tests/engines tests/hosts bench tests/bundlers tests/vite8; do
+for dir in . tests/engines tests/hosts bench tests/bundlers tests/vite8 tests/deploy; do
   if [ ! -d $dir/node_modules ] || [ $dir/package-lock.json -nt $dir/node_modules/.package-lock.json ]; then
     echo "setup: npm ci in $dir"
     npm ci --prefix $dir --no-audit --no-fund &

@@ -30,6 +30,7 @@ step node --test tests/e2e/demo.e2e.mjs
 step node --test tests/package/run.mjs
 step node --test tests/package/bundlers.mjs   # webpack, rspack, Parcel, Rollup, esbuild, Vite apps in Chromium
 step node --test tests/hosts/run.mjs
-# Bun's browser bundle and executable, a Chromium service worker, Vite 8: three files side by side (27 s here, 44 s one by one).
-step node --test --test-concurrency=3 tests/deploy/bun.mjs tests/deploy/service-worker.mjs tests/deploy/vite8.mjs
+# Where apps are deployed (tests/deploy/): a Cloudflare Worker in workerd, a Next.js app (edge and Node routes,
+# client page), Bun's browser bundle and executable, a Chromium service worker, Vite 8; the four files side by side.
+step node --test --test-concurrency=4 tests/deploy/edge.mjs tests/deploy/bun.mjs tests/deploy/service-worker.mjs tests/deploy/vite8.mjs
 step node tests/engines/run.mjs

@@ -8,9 +8,20 @@ import type { TypedArrayConstructor } from './dtypes.js';
 import type { BackendName } from './backend/backend.js';
 import { SCRATCH_BYTES } from './backend/wasm/plain.js';
 
+/**
+ * A WebAssembly.Module, as the wasmBinary option takes it (declared as any
+ * object, so that the declarations need neither the DOM's types nor Node's).
+ */
+export type WasmModule = object;
+
 export interface CreateOpsOptions {
-  /** The module's wasm bytes, if you load them yourself (they are built into the package otherwise). */
-  wasmBinary?: ArrayBuffer | ArrayBufferView;
+  /**
+   * The module's wasm, if you load it yourself (it is built into the package
+   * otherwise): the bytes of onnx-ops-wasm/wasm, or a WebAssembly.Module
+   * compiled from them, which is instantiated as it is (never compiled from
+   * bytes: for hosts that forbid that, such as Cloudflare Workers).
+   */
+  wasmBinary?: ArrayBuffer | ArrayBufferView | WasmModule;
   /**
    * Wasm memory the plain path (typed arrays in and out) may use for one call,
    * in bytes (default 256 KiB, at least 4 KiB). Larger plain calls stream
@@ -42,7 +53,7 @@ export interface CreateOpsOptions {
 /** @internal createOps()'s options once checked, defaults filled in. */
 export interface CheckedOptions {
   backend: BackendName | undefined;
-  wasmBinary: ArrayBuffer | ArrayBufferView | undefined;
+  wasmBinary: ArrayBuffer | ArrayBufferView | WebAssembly.Module | undefined;
   scratch: number;
   worker: boolean;
   /** Float16Array where float16Array: true asked for it. */
@@ -62,6 +73,12 @@ export const invalid = (problem: string): never => {
   throw new OnnxOpsError('INVALID_ARGUMENT', 'createOps', undefined, problem);
 };
 
+/** @internal The error for a wasmBinary that is some other module. */
+export const NOT_OURS = 'wasmBinary is not this package\'s wasm (onnx-ops-wasm/wasm)';
+
+/** @internal Whether `x` is a WebAssembly.Module, of any realm (its toStringTag; a lookalike fails when instantiated). */
+export const isWasmModule = (x: unknown): x is WebAssembly.Module => Object.prototype.toString.call(x) === '[object WebAssembly.Module]';
+
 /** @internal The options checked in one order for both entries: INVALID_ARGUMENT, or UNSUPPORTED_ENGINE for a missing Float16Array. */
 export function checkOptions(options: CreateOpsOptions): CheckedOptions {
   if (options === null || typeof options !== 'object') invalid(`options must be an object, got ${describe(options)}`);
@@ -71,9 +88,9 @@ export function checkOptions(options: CreateOpsOptions): CheckedOptions {
   if (typeof scratch !== 'number' || !Number.isSafeInteger(scratch) || scratch < 4096 || scratch > 2 ** 30) {
     invalid(`scratchBytes must be an integer from 4096 to 2^30, got ${describe(scratch)}`);
   }
-  if (wasmBinary !== undefined && !ArrayBuffer.isView(wasmBinary) &&
+  if (wasmBinary !== undefined && !ArrayBuffer.isView(wasmBinary) && !isWasmModule(wasmBinary) &&
     Object.prototype.toString.call(wasmBinary) !== '[object ArrayBuffer]') {
-    invalid(`wasmBinary must be an ArrayBuffer or a typed array, got ${describe(wasmBinary)}`);
+    invalid(`wasmBinary must be an ArrayBuffer, a typed array or a WebAssembly.Module, got ${describe(wasmBinary)}`);
   }
   if (typeof float16Array !== 'boolean') invalid(`float16Array must be a boolean, got ${describe(float16Array)}`);
   if (backend === 'js' && wasmBinary !== undefined) invalid('wasmBinary is for the wasm backends');
@@ -82,5 +99,5 @@ export function checkOptions(options: CreateOpsOptions): CheckedOptions {
     unsupported('this runtime has no Float16Array (float16Array: true needs it)');
   }
   if (typeof worker !== 'boolean') invalid(`worker must be a boolean, got ${describe(worker)}`);
-  return { backend, wasmBinary, scratch, worker, float16: float16Array ? Float16 : undefined };
+  return { backend, wasmBinary: wasmBinary as CheckedOptions['wasmBinary'], scratch, worker, float16: float16Array ? Float16 : undefined };
 }

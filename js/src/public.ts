@@ -7,7 +7,7 @@ export { Ops } from './api/ops.js';
 export type { WorkerOps } from './worker/client.js';
 export { WasmTensor } from './core/tensor.js';
 export type { BackendName } from './backend/backend.js';
-export type { CreateOpsOptions } from './options.js';
+export type { CreateOpsOptions, WasmModule } from './options.js';
 export { OnnxOpsError, ERROR_CODES, type ErrorCode } from './errors.js';
 export {
   type DType, type TypedArray, DTYPES, DTYPE_INFO, toDType,

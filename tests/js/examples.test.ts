@@ -49,8 +49,9 @@ test('the shipped JavaScript never evaluates code (no eval, no Function construc
     }
   };
   walk(join(root, 'dist'));
-  const shipped = ['index.js', 'onnx-ops-wasm-data.js', 'js.js', 'onnx-ops-wasm-scalar.js', 'backend-js.js', 'worker-client.js', 'onnx-ops-wasm-worker.js'];
-  expect(files.sort()).toEqual(['cjs', 'esm'].flatMap((kind) => shipped.map((f) => join(root, 'dist', kind, f))).sort());
+  const shipped = ['index.js', 'onnx-ops-wasm-data.js', 'js.js', 'onnx-ops-wasm-scalar.js', 'backend-js.js', 'worker-client.js', 'onnx-ops-wasm-worker.js', 'inflate.js', 'wasm-host.js'];
+  // edge.js, the entry of the 'workerd' and 'edge-light' conditions, is an ES module only.
+  expect(files.sort()).toEqual([...['cjs', 'esm'].flatMap((kind) => shipped.map((f) => join(root, 'dist', kind, f))), join(root, 'dist', 'esm', 'edge.js')].sort());
   for (const f of files) {
     const text = readFileSync(f, 'utf8');
     expect({ file: f, eval: /\beval\s*\(/.test(text), fn: /\bnew\s+Function\b|\bFunction\s*\(/.test(text) })

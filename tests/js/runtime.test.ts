@@ -6,7 +6,7 @@
 // (dist/, `npm run build`) in a Node 24 child process; the engine cases run it
 // in Node 20 children with a global taken away or replaced.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -394,14 +394,15 @@ describe('what the engine lacks: the backend createOps() chooses, or UNSUPPORTED
   });
 
   // A child that changes the runtime, then loads the built package (ES module
-  // and CommonJS builds) and reports, for createOps() with no option, with each
-  // backend, and with the SIMD128 wasmBinary, the backend it chose and a
-  // Relu's result, or the error.
-  const engine = (setup: string, after = '') => child(process.execPath, `${PRELUDE}
+  // and CommonJS builds, from `dist`) and reports, for createOps() with no
+  // option, with each backend, and with the SIMD128 wasmBinary, the backend it
+  // chose and a Relu's result, or the error; and the fallbackReason of
+  // createOps() with no option in each build.
+  const engine = (setup: string, after = '', dist = join(ROOT, 'dist')) => child(process.execPath, `${PRELUDE}
 const calls = { instantiate: 0, inflate: 0 };
 ${setup}
-const esm = await import(${JSON.stringify(ESM)});
-const cjs = (await import('node:module')).createRequire(import.meta.url)(${JSON.stringify(CJS)});
+const esm = await import(${JSON.stringify(pathToFileURL(join(dist, 'esm', 'index.js')).href)});
+const cjs = (await import('node:module')).createRequire(import.meta.url)(${JSON.stringify(join(dist, 'cjs', 'index.js'))});
 const wasmBinary = (await import('node:fs')).readFileSync(${JSON.stringify(WASM)});
 const result = (p) => p.then((ops) => [ops.backend, ...Array.from(ops.relu(new Float32Array([-1, 2, -0])).data, (x) => Object.is(x, -0) ? '-0' : x)], fields);
 const out = {};
@@ -414,7 +415,8 @@ for (const [name, lib] of [['esm', esm], ['cjs', cjs]]) {
     withBinary: await result(lib.createOps({ wasmBinary })),
   };
 }
-out.calls = calls;
+out.calls = { ...calls };
+out.reasons = [(await esm.createOps()).fallbackReason ?? null, (await cjs.createOps()).fallbackReason ?? null];
 ${after}
 console.log(JSON.stringify(out));
 `);
@@ -423,32 +425,43 @@ console.log(JSON.stringify(out));
     ({ onnx: true, code: 'UNSUPPORTED_ENGINE', op: 'createOps', input: null, message: `createOps: ${message} [UNSUPPORTED_ENGINE]` });
   const ran = (backend: string) => [backend, 0, 2, 0];
 
-  test('no DecompressionStream: the wasm backend (its module is not compressed); wasm-simd says what is missing; wasmBinary works', () => {
+  test('no DecompressionStream: wasm-simd all the same, the built-in wasm inflated by the library\'s inflate.js', () => {
     const out = engine('delete globalThis.DecompressionStream;');
     for (const build of [out.esm, out.cjs]) {
-      expect(build).toEqual({
-        builtIn: ran('wasm'), wasm: ran('wasm'), js: ran('js'), withBinary: ran('wasm-simd'),
-        simd: unsupported(`this runtime lacks DecompressionStream to inflate the built-in wasm: ${loadWasm}`),
-      });
+      expect(build).toEqual({ builtIn: ran('wasm-simd'), simd: ran('wasm-simd'), wasm: ran('wasm'), js: ran('js'), withBinary: ran('wasm-simd') });
     }
+    expect(out.reasons).toEqual([null, null]);
   });
 
-  test('a DecompressionStream without the \'deflate\' format: the wasm backend; once it has it, createOps() takes wasm-simd', () => {
+  test('a DecompressionStream that throws when made (as Next.js\'s edge runtime\'s): wasm-simd by inflate.js, inflated once per build', () => {
     const out = engine(`
-const Real = DecompressionStream;
 globalThis.DecompressionStream = class {
   constructor(format) { calls.inflate++; throw new TypeError('The argument format is invalid. Received ' + format); }
-};`, `
-globalThis.DecompressionStream = Real; // the failure is not cached: the same realm loads once it can
-out.later = await result(esm.createOps());
-`);
+};`);
     for (const build of [out.esm, out.cjs]) {
-      expect(build.builtIn).toEqual(ran('wasm'));
-      expect(build.simd).toEqual(unsupported(`this runtime lacks DecompressionStream's 'deflate' format to inflate the built-in wasm: ${loadWasm}`));
-      expect(build.withBinary).toEqual(ran('wasm-simd'));
+      expect(build).toEqual({ builtIn: ran('wasm-simd'), simd: ran('wasm-simd'), wasm: ran('wasm'), js: ran('js'), withBinary: ran('wasm-simd') });
     }
-    expect(out.calls.inflate).toBe(4); // builtIn and simd, per build
-    expect(out.later).toEqual(ran('wasm-simd'));
+    expect(out.calls.inflate).toBe(2); // the first createOps() of each build; the bytes are kept for the realm
+  });
+
+  test('no DecompressionStream and no inflate.js beside the main file: the wasm backend, its fallbackReason naming both; wasm-simd says what is missing', () => {
+    // A copy of dist/ without inflate.js, as a tool that copied the main file alone would leave it.
+    const dir = mkdtempSync(join(tmpdir(), 'onnx-ops-no-inflate-'));
+    try {
+      cpSync(join(ROOT, 'dist'), dir, { recursive: true });
+      for (const kind of ['esm', 'cjs']) rmSync(join(dir, kind, 'inflate.js'));
+      const out = engine('delete globalThis.DecompressionStream;', '', dir);
+      const lacks = /^this runtime lacks DecompressionStream\('deflate'\) and the library's inflate\.js \(it did not load: .*inflate\.js.*\) to inflate the built-in wasm/s;
+      for (const build of [out.esm, out.cjs]) {
+        expect(build).toMatchObject({ builtIn: ran('wasm'), wasm: ran('wasm'), js: ran('js'), withBinary: ran('wasm-simd') });
+        expect(build.simd).toMatchObject({ onnx: true, code: 'UNSUPPORTED_ENGINE', op: 'createOps' });
+        expect(build.simd.message.replace(/^createOps: /, '')).toMatch(lacks);
+        expect(build.simd.message).toMatch(/: pass the bytes of onnx-ops-wasm\/wasm as wasmBinary \[UNSUPPORTED_ENGINE\]$/);
+      }
+      for (const reason of out.reasons) expect(reason).toMatch(lacks);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('the built-in wasm is zlib data (\'deflate\'): a DecompressionStream without \'deflate-raw\' (Node 18\'s) loads it', () => {
@@ -487,23 +500,68 @@ globalThis.DecompressionStream = class extends Real { constructor(f) { super(f);
     expect(out.calls.inflate).toBe(0);
   });
 
-  const noWasm = 'this engine cannot compile WebAssembly (none, JIT-less, or a CSP without \'wasm-unsafe-eval\')';
-  test('no WebAssembly at all: the js backend; the wasm backends and wasmBinary are refused', () => {
+  const noWasm = 'this engine cannot compile WebAssembly: it has none (interpreters, JIT-less modes)';
+  test('no WebAssembly at all: the js backend, its fallbackReason saying so; the wasm backends and wasmBinary are refused', () => {
     const out = engine('delete globalThis.WebAssembly;');
     for (const build of [out.esm, out.cjs]) {
       expect(build).toEqual({ builtIn: ran('js'), js: ran('js'), wasm: unsupported(noWasm), simd: unsupported(noWasm), withBinary: unsupported(noWasm) });
     }
+    expect(out.reasons).toEqual([noWasm, noWasm]);
   });
 
-  test('WebAssembly that may not compile (as under a Content-Security-Policy): the js backend', () => {
-    const out = engine(`
-const { Module } = WebAssembly;
-WebAssembly.Module = function () { throw new WebAssembly.CompileError('Refused to compile or instantiate WebAssembly module'); };
-WebAssembly.instantiate = () => Promise.reject(new WebAssembly.CompileError('Refused to compile or instantiate WebAssembly module'));`);
-    for (const build of [out.esm, out.cjs]) {
-      expect(build.builtIn).toEqual(ran('js'));
-      expect(build.wasm).toEqual(unsupported(noWasm));
+  test('the worker form\'s WorkerOps carries its worker\'s fallbackReason (Node --jitless: no WebAssembly there either)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'onnx-ops-jitless-'));
+    try {
+      const file = join(dir, 'child.mjs');
+      writeFileSync(file, `const lib = await import(${JSON.stringify(ESM)});
+const ops = await lib.createOps({ worker: true });
+const relu = Array.from((await ops.relu(new Float32Array([-1, 2]))).data);
+await ops.close();
+const sync = await lib.createOps();
+console.log(JSON.stringify([ops.backend, ops.fallbackReason, relu, (await lib.createOps({ backend: 'js', worker: true }).then((o) => o.close().then(() => o))).fallbackReason ?? null, sync.fallbackReason]));
+`);
+      const r = spawnSync(process.execPath, ['--jitless', file], { encoding: 'utf8', timeout: 60_000 });
+      expect(r.status).toBe(0);
+      expect(JSON.parse(r.stdout.trim().split('\n').pop()!)).toEqual(['js', noWasm, [0, 2], null, noWasm]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  // What the probe's compile throws, as each engine words it (Chromium 1xx under a CSP; workerd 2026-11-17, whose
+  // rule Vercel's edge shares): the error and fallbackReason tell the real cause and its remedy.
+  const refusing = (message: string) => `
+const { Module, instantiate } = WebAssembly;
+WebAssembly.Module = function () { throw new WebAssembly.CompileError(${JSON.stringify(message)}); };
+WebAssembly.Module.imports = Module.imports;
+WebAssembly.instantiate = (b, imports) => Object.prototype.toString.call(b) === '[object WebAssembly.Module]'
+  ? instantiate(b, imports) : Promise.reject(new WebAssembly.CompileError(${JSON.stringify(message)}));`;
+  test('WebAssembly that may not compile under a Content-Security-Policy: the js backend; the error and fallbackReason name the CSP', () => {
+    // Chromium 156's and Firefox 153's words (WebKitGTK 2.50 compiles under script-src 'self').
+    const chromium = 'WebAssembly.Module(): Compiling or instantiating WebAssembly module violates the following Content Security policy directive because \'unsafe-eval\' is not an allowed source of script in the following Content Security Policy directive: "script-src \'self\'".';
+    for (const message of [chromium, 'call to WebAssembly.Module() blocked by CSP']) {
+      const out = engine(refusing(message));
+      const csp = `a Content-Security-Policy without 'wasm-unsafe-eval' in script-src forbids compiling WebAssembly (${message})`;
+      for (const build of [out.esm, out.cjs]) {
+        expect(build).toEqual({ builtIn: ran('js'), js: ran('js'), wasm: unsupported(csp), simd: unsupported(csp), withBinary: unsupported(csp) });
+      }
+      expect(out.reasons).toEqual([csp, csp]);
+    }
+  });
+
+  test('a host that forbids compiling from bytes (Cloudflare Workers, Vercel\'s edge): the js backend by default, the error and fallbackReason say so and name the remedy; a WebAssembly.Module as wasmBinary runs wasm-simd', () => {
+    const workerd = 'WebAssembly.Module(): Wasm code generation disallowed by embedder';
+    // The host's modules come compiled (here from before the rule), as a bundler's .wasm import gives them.
+    const out = engine(`const compiled = new WebAssembly.Module((await import('node:fs')).readFileSync(${JSON.stringify(WASM)}));
+${refusing(workerd)}`, `
+out.module = { esm: await result(esm.createOps({ wasmBinary: compiled })), cjs: await result(cjs.createOps({ wasmBinary: compiled, backend: 'wasm-simd' })) };`);
+    const host = `this host forbids compiling WebAssembly from bytes, as Cloudflare Workers and Vercel's edge runtime do (${workerd}): ` +
+      'import onnx-ops-wasm with the \'workerd\' or \'edge-light\' condition (wrangler and Next.js set them), or pass a WebAssembly.Module of onnx-ops-wasm/onnx-ops-wasm.wasm as wasmBinary';
+    for (const build of [out.esm, out.cjs]) {
+      expect(build).toEqual({ builtIn: ran('js'), js: ran('js'), wasm: unsupported(host), simd: unsupported(host), withBinary: unsupported(host) });
+    }
+    expect(out.reasons).toEqual([host, host]);
+    expect(out.module).toEqual({ esm: ran('wasm-simd'), cjs: ran('wasm-simd') });
   });
 
   test('the raw wasm the message points to is the package\'s onnx-ops-wasm/wasm', () => {

@@ -73,13 +73,14 @@ describe('the tarball', () => {
       'dist/cjs/index.js', 'dist/cjs/package.json',
       'dist/types/index.d.ts', 'dist/types/wasm/onnx-ops-wasm.d.ts', 'dist/types/index.d.mts',
       'dist/types/wasm/onnx-ops-wasm.d.mts', 'dist/types/wasm-asset.d.ts', 'dist/onnx-ops-wasm.wasm',
-      ...['esm', 'cjs'].flatMap((k) => [`dist/${k}/worker-client.js`, `dist/${k}/onnx-ops-wasm-worker.js`, `dist/${k}/js.js`]),
+      ...['esm', 'cjs'].flatMap((k) => [`dist/${k}/worker-client.js`, `dist/${k}/onnx-ops-wasm-worker.js`, `dist/${k}/js.js`, `dist/${k}/inflate.js`, `dist/${k}/wasm-host.js`]),
+      'dist/esm/edge.js', 'dist/types/wasm-module.d.ts',
       'dist/types/js.d.ts', 'dist/types/js.d.mts',
     ]) assert.ok(files.includes(required), `${required} is missing from the tarball`);
     const allowed = /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|docs\/API\.md|dist\/(esm|cjs)\/[\w/-]+\.(js|js\.map|json)|dist\/types\/[\w/-]+\.d\.m?ts|dist\/onnx-ops-wasm\.wasm)$/;
     assert.deepEqual(files.filter((f) => !allowed.test(f)), [], 'unexpected files in the tarball');
     // Each declaration file for require() has its twin for import (but the wasm asset's, one for both).
-    const cjsTypes = files.filter((f) => f.startsWith('dist/types/') && f.endsWith('.d.ts') && f !== 'dist/types/wasm-asset.d.ts');
+    const cjsTypes = files.filter((f) => f.startsWith('dist/types/') && f.endsWith('.d.ts') && !['dist/types/wasm-asset.d.ts', 'dist/types/wasm-module.d.ts'].includes(f));
     const esmTypes = files.filter((f) => f.endsWith('.d.mts'));
     assert.deepEqual(esmTypes, cjsTypes.map((f) => f.replace(/\.d\.ts$/, '.d.mts')).sort(), '.d.ts and .d.mts pairs');
     console.log(`# tarball ${packInfo.filename}: ${packInfo.size} bytes, ${packInfo.files.length} files, ` +
@@ -110,7 +111,13 @@ describe('the tarball', () => {
     assert.equal(pkg.type, 'commonjs');
     const { import: esm, require: cjs } = pkg.exports['.'];
     // React Native's Metro asserts 'react-native' with 'import' and 'require': first, it gets the one-file js entry.
-    assert.deepEqual(Object.keys(pkg.exports['.']), ['react-native', 'import', 'require']);
+    // wrangler ('workerd') and Next.js's edge ('edge-light') get the entry that imports the wasm as a module; no
+    // other condition does (tests/deploy/edge.mjs).
+    assert.deepEqual(Object.keys(pkg.exports['.']), ['react-native', 'workerd', 'edge-light', 'import', 'require']);
+    for (const c of ['workerd', 'edge-light']) assert.deepEqual(pkg.exports['.'][c], { types: esm.types, default: './dist/esm/edge.js' }, c);
+    assert.match(readFileSync(join(ROOT, 'dist', 'esm', 'edge.js'), 'utf8'), /\bimport [\w$]+ from"\.\.\/onnx-ops-wasm\.wasm\?module";/, 'edge.js imports the wasm as a module');
+    // The wasm under a name that ends in .wasm, which bundlers that import .wasm files as modules match.
+    assert.equal(pkg.exports['./onnx-ops-wasm.wasm'].default, pkg.exports['./wasm'].default);
     assert.equal(pkg.exports['.']['react-native'], pkg.exports['./js'].import.default);
     assert.equal(pkg['react-native'], pkg.exports['./js'].import.default, 'Metro without exports support reads the react-native field');
     const { import: jsEsm, require: jsCjs } = pkg.exports['./js'];
@@ -119,7 +126,9 @@ describe('the tarball', () => {
     assert.match(cjs.types, /[^m]\.d\.ts$/);
     assert.equal(pkg.main, cjs.default);
     assert.equal(pkg.types, cjs.types, 'node10 (no exports) gets the declarations of main, the CommonJS build');
-    assert.deepEqual(pkg.typesVersions, { '*': { wasm: [pkg.exports['./wasm'].types], js: [jsCjs.types] } }, 'node10 finds the subpaths\' types');
+    assert.deepEqual(pkg.typesVersions, {
+      '*': { wasm: [pkg.exports['./wasm'].types], js: [jsCjs.types], 'onnx-ops-wasm.wasm': [pkg.exports['./onnx-ops-wasm.wasm'].types] },
+    }, 'node10 finds the subpaths\' types');
   });
 
   test('publint finds nothing in the tarball, suggestions included', async () => {
@@ -181,8 +190,9 @@ describe('the tarball', () => {
   test(`size budget: what an engine with SIMD128 loads for the sync API is under ${BUDGET.raw} bytes, ${BUDGET.gzip} gzipped; the fallbacks and the worker form are files of their own`, () => {
     for (const kind of ['esm', 'cjs']) {
       // The fallback backends, which index.js loads only where the engine needs them (createOps in js/src/index.ts),
-      // and the worker form's page side, loaded only by createOps({ worker: true }).
-      const fallbacks = ['onnx-ops-wasm-scalar.js', 'backend-js.js', 'worker-client.js'];
+      // the worker form's page side, loaded only by createOps({ worker: true }), the inflater, loaded only
+      // where DecompressionStream is missing or broken, and wasm-host.js, only for a compiled module or a refusal.
+      const fallbacks = ['onnx-ops-wasm-scalar.js', 'backend-js.js', 'worker-client.js', 'inflate.js', 'wasm-host.js'];
       const files = reachable(join(ROOT, 'dist', kind, 'index.js'), fallbacks);
       const main = readFileSync(join(ROOT, 'dist', kind, 'index.js'), 'utf8');
       for (const f of fallbacks) {

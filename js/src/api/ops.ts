@@ -25,14 +25,22 @@ export class Ops {
   readonly simd: boolean;
   /** Which kernels run the ops: 'wasm-simd', 'wasm' (no SIMD128) or 'js' (no WebAssembly); see createOps(). */
   readonly backend: BackendName;
+  /**
+   * Why createOps() chose a backend slower than 'wasm-simd' (no SIMD128, no
+   * WebAssembly, a host or Content-Security-Policy that forbids compiling it
+   * from bytes, nothing to inflate the built-in wasm with) and what would
+   * lift it; undefined on 'wasm-simd' and on a backend you forced.
+   */
+  readonly fallbackReason: string | undefined;
 
   /** @internal — use createOps(). */
-  constructor(impl: Backend) {
+  constructor(impl: Backend, fallbackReason?: string) {
     // Not shown by console.log:
     Object.defineProperty(this, 'impl', { value: impl });
     this.#core = new OpsCore(impl);
     this.simd = impl.name === 'wasm-simd';
     this.backend = impl.name;
+    this.fallbackReason = fallbackReason;
   }
 
   /**

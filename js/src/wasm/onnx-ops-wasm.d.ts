@@ -29,5 +29,14 @@ export interface OnnxOpsModule {
 declare function createOnnxOpsModule(options?: {
   wasmBinary?: ArrayBuffer | ArrayBufferView;
   printErr?: (text: string) => void;
+  /** Emscripten's hook: instantiate the wasm with the glue's `imports`, then call `receive`. */
+  instantiateWasm?: (imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => object;
 }): Promise<OnnxOpsModule>;
 export default createOnnxOpsModule;
+
+/**
+ * The wasm as a WebAssembly.Module, where the bundler imported it as one (the
+ * entry of the 'workerd' and 'edge-light' conditions; scripts/build-js.mjs),
+ * else undefined.
+ */
+export declare const builtinModule: WebAssembly.Module | undefined;

@@ -34,7 +34,7 @@ export async function createWorkerOps(lent: Lent, startWebWorker: () => Worker, 
   const restart = () => start(lent.OnnxOpsError, startWebWorker, options).then((s) => s.link);
   const requests = new Requests(first.link, lent.OnnxOpsError, restart, (why) => remote.lost(why));
   remote.requests = requests;
-  return new WorkerOps(lent, requests, remote);
+  return new WorkerOps(lent, requests, remote, first.reason);
 }
 
 const TRANSFER: RunOptions = { transfer: true };
@@ -53,6 +53,8 @@ export class WorkerOps {
   readonly backend: BackendName;
   /** True when the worker runs wasm SIMD128 kernels. */
   readonly simd: boolean;
+  /** Why the worker's createOps() chose a backend below 'wasm-simd', as Ops.fallbackReason; undefined on 'wasm-simd' and on a forced backend. */
+  readonly fallbackReason: string | undefined;
   /** Always true: this is the worker form. */
   readonly worker = true;
   readonly #lent: Lent;
@@ -62,13 +64,14 @@ export class WorkerOps {
   readonly #core: OpsCore<true>;
 
   /** @internal — use createOps({ worker: true }). */
-  constructor(lent: Lent, requests: Requests, remote: RemoteBackend) {
+  constructor(lent: Lent, requests: Requests, remote: RemoteBackend, fallbackReason?: string) {
     this.#lent = lent;
     this.#requests = requests;
     this.#remote = remote;
     this.#core = new lent.OpsCore(remote);
     this.backend = remote.name;
     this.simd = remote.name === 'wasm-simd';
+    this.fallbackReason = fallbackReason;
   }
 
   /**

@@ -89,7 +89,7 @@ function serve(port: Port): void {
           ops = made;
           // Where the page could not be given the lock, it hears of this worker's death by its heartbeat's silence.
           if (!locked && m.beat) setInterval(() => port.post({ t: 'beat' }, []), m.beat);
-          port.post({ t: 'ready', backend: made.backend, locked }, []);
+          port.post({ t: 'ready', backend: made.backend, locked, reason: made.fallbackReason }, []);
         },
         (e) => port.post({ t: 'failed', error: toWire(e, 'createOps', OnnxOpsError) }, []));
       return;

@@ -48,7 +48,7 @@ const bound = (key: 'startMs' | 'silenceMs', fallback: number): number => {
  * rejects (UNSUPPORTED_ENGINE, or the worker's createOps() error).
  */
 export async function start(OnnxOpsErrorClass: typeof OnnxOpsError, startWebWorker: () => Worker, options: object):
-  Promise<{ link: Link; backend: BackendName }> {
+  Promise<{ link: Link; backend: BackendName; reason?: string }> {
   const failed = (why: string) => new OnnxOpsErrorClass('UNSUPPORTED_ENGINE', 'createOps', undefined,
     `could not start the worker from ${WORKER_FILE}: ${why}`);
   let link: Link;
@@ -88,7 +88,7 @@ export async function start(OnnxOpsErrorClass: typeof OnnxOpsError, startWebWork
       if (died !== undefined) failure(died); // a death between the ready reply and this
     },
   };
-  return { link: started, backend: ready.backend };
+  return { link: started, backend: ready.backend, reason: ready.reason };
 }
 
 /** The worker: Node's worker_threads (and Deno's and Bun's) in server runtimes, a module Worker in browsers. */

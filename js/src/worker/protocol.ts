@@ -77,8 +77,8 @@ export function fromWire(w: WireError, OnnxOpsErrorClass: typeof OnnxOpsError): 
 }
 
 export type Reply =
-  /** `locked`: the worker holds the init's Web Lock (else it beats, if asked to). */
-  | { t: 'ready'; backend: BackendName; locked: boolean }
+  /** `locked`: the worker holds the init's Web Lock (else it beats, if asked to); `reason`: its instance's fallbackReason. */
+  | { t: 'ready'; backend: BackendName; locked: boolean; reason?: string }
   | { t: 'beat' }
   | { t: 'failed'; error: WireError }
   | { t: 'done'; id: number; value: Answers[Asking['t']] }
