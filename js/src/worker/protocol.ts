@@ -17,6 +17,8 @@ import type { CreateOpsOptions } from '../options.js';
 export interface WorkerInit {
   t: 'init';
   options: Omit<CreateOpsOptions, 'worker'>;
+  /** The shared-memory channel's buffer (worker/shared.ts), where the page uses one. */
+  channel?: SharedArrayBuffer;
 }
 
 /** A plain input's data, copied or moved to the worker; or a worker tensor's handle. */

@@ -1,0 +1,400 @@
+/**
+ * The worker form's shared-memory channel: where SharedArrayBuffer and
+ * Atomics.waitAsync exist (Node; a cross-origin-isolated page), requests and
+ * replies travel through two rings in one SharedArrayBuffer instead of
+ * postMessage, because waking a thread through its event loop costs several
+ * times what Atomics.notify does. sharedLink() wraps the page's Link and
+ * sharedPort() the worker's Port, so that queue.ts and host.ts do not care
+ * which transport runs.
+ *
+ * Each direction is a single-producer, single-consumer byte ring of entries:
+ * an entry holds a message as JSON with its typed arrays' bytes beside it (8-aligned,
+ * so that the worker runs the op on views of the ring itself). A message too large
+ * for the ring (INLINE) still goes by postMessage, its buffers moved, and a
+ * POSTED marker holds its place in the ring's order.
+ *
+ * The worker blocks in Atomics.wait while requests keep coming; IDLE_MS after
+ * the last one it parks (returns to its event loop, so that postMessage'd
+ * messages and control messages reach it) and the page then wakes it with a
+ * postMessage. The page never blocks: it awaits replies with Atomics.waitAsync,
+ * and requests that find the ring full wait on the page in order.
+ */
+import type { Link } from './link.js';
+import type { Reply, Request } from './protocol.js';
+
+/** An end of the worker's port to the page (host.ts). */
+export interface Port {
+  post(reply: Reply, transfer: Transferable[]): void;
+  listen(f: (request: Request) => void): void;
+}
+
+/** Atomics.waitAsync (ES2024), which TypeScript's ES2022 library lacks. */
+type WaitAsync = (a: Int32Array, i: number, v: number, t?: number) => { async: boolean; value: Promise<string> | string };
+
+// The header's Int32 words: each ring's head (bytes written) and tail (bytes read), free-running.
+const REQ_HEAD = 0, REQ_TAIL = 1, REP_HEAD = 2, REP_TAIL = 3;
+/** The worker's state: RUNNING (it reads the ring by itself) or PARKED (in its event loop: wake it by postMessage). */
+const STATE = 4;
+/** Bumped by the worker after each reply (and after it made room the page waits for): what the page awaits. */
+const SIGNAL = 5;
+/** Set by the page while requests wait on it for room in the ring. */
+const WANT_ROOM = 6;
+const RUNNING = 0, PARKED = 1;
+const HEADER = 64;
+/** Bytes per ring: a power of two. */
+const RING = 1 << 18;
+/** The largest entry that goes through a ring; larger messages are posted. */
+const INLINE = 1 << 16;
+/** Entry lengths that are markers: the ring goes on at its start; the message came by postMessage. */
+const WRAP = -1, POSTED = -2;
+/** How long the worker keeps waiting for requests before it parks, and at most runs before it lets its event loop in. */
+const IDLE_MS = 100, SLICE_MS = 50;
+/** The key that marks a typed array's place in an entry's JSON. */
+const VIEW = '\u0000v';
+
+/** The override that tests and the benchmark use to measure postMessage where shared memory exists. */
+const FORCE = Symbol.for('onnx-ops-wasm.channel');
+
+/** A message wrapped for postMessage when it did not fit in a ring; its place in the ring is a POSTED marker. */
+interface Posted { t: 'posted'; m: Request | Reply }
+
+/** A message as a ring entry: its JSON and its typed arrays, laid out at `bytes` (8-aligned, the JSON's worst case included). */
+interface Entry { json: string; views: ArrayBufferView[]; bytes: number }
+const MARKER: Entry = { json: '', views: [], bytes: 8 };
+
+const align = (n: number) => (n + 7) & ~7;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+let scratch = new Uint8Array(256);
+
+/** `m` as an entry, or undefined if it must be posted (too large, or an array this realm could not rebuild). */
+function encode(m: object): Entry | undefined {
+  const views: ArrayBufferView[] = [];
+  let at = 8;
+  const strip = (v: unknown): unknown => {
+    if (v === null || typeof v !== 'object') return v;
+    if (ArrayBuffer.isView(v)) {
+      const name = Object.prototype.toString.call(v).slice(8, -1);
+      if ((globalThis as Record<string, unknown>)[name] !== v.constructor) throw views; // a class of another realm, or a DataView-like
+      views.push(v);
+      const o = [name, at, (v as unknown as { length: number }).length];
+      at = align(at + v.byteLength);
+      return { [VIEW]: o };
+    }
+    if (Array.isArray(v)) return v.map(strip);
+    const o: Record<string, unknown> = {};
+    for (const k of Object.keys(v)) o[k] = strip((v as Record<string, unknown>)[k]);
+    return o;
+  };
+  let json: string;
+  try {
+    json = JSON.stringify(strip(m));
+  } catch (e) {
+    if (e === views) return undefined;
+    throw e;
+  }
+  const bytes = align(at + json.length * 3);
+  return bytes > INLINE ? undefined : { json, views, bytes };
+}
+
+/** One direction: the producer's and the consumer's view of a ring. */
+class Ring {
+  readonly u8: Uint8Array;
+  readonly words: Int32Array;
+  /** The consumer's read position (the shared TAIL word is stored after an entry is done with). */
+  tail = 0;
+
+  constructor(readonly sab: SharedArrayBuffer, readonly i32: Int32Array, readonly head: number, offset: number) {
+    this.u8 = new Uint8Array(sab, offset, RING);
+    this.words = new Int32Array(sab, offset, RING / 4);
+  }
+
+  /** Writes the entry (or a POSTED marker) if it fits now, and publishes it. */
+  write(e: Entry): boolean {
+    const i32 = this.i32, words = this.words;
+    let head = Atomics.load(i32, this.head);
+    const free = RING - ((head - Atomics.load(i32, this.head + 1)) | 0);
+    let pos = head & (RING - 1);
+    const room = RING - pos;
+    if (e.bytes > room) {
+      if (free < room + e.bytes) return false;
+      words[pos >> 2] = WRAP;
+      head = (head + room) | 0;
+      pos = 0;
+    } else if (free < e.bytes) {
+      return false;
+    }
+    let len = 8;
+    if (e === MARKER) {
+      words[pos >> 2] = POSTED;
+    } else {
+      let at = pos + 8;
+      for (const v of e.views) {
+        this.u8.set(new Uint8Array(v.buffer, v.byteOffset, v.byteLength), at);
+        at = align(at + v.byteLength);
+      }
+      const { written } = encoder.encodeInto(e.json, this.u8.subarray(at, pos + e.bytes));
+      len = align(at - pos + written);
+      words[pos >> 2] = len;
+      words[(pos >> 2) + 1] = written;
+    }
+    Atomics.store(i32, this.head, (head + len) | 0);
+    Atomics.notify(i32, this.head);
+    return true;
+  }
+
+  /**
+   * The next entry's message (`copy`: its arrays copied out of the ring, else
+   * views of it), POSTED for a marker, or undefined if none; done() after use.
+   */
+  read(copy: boolean): object | typeof POSTED | undefined {
+    let pos = this.tail & (RING - 1);
+    if (this.tail === Atomics.load(this.i32, this.head)) return undefined;
+    let len = this.words[pos >> 2];
+    if (len === WRAP) {
+      this.tail = (this.tail + RING - pos) | 0;
+      pos = 0;
+      len = this.words[0];
+    }
+    if (len === POSTED) return POSTED;
+    const at = pos + len - align(this.words[(pos >> 2) + 1]);
+    const n = this.words[(pos >> 2) + 1];
+    if (scratch.length < n) scratch = new Uint8Array(n * 2);
+    scratch.set(this.u8.subarray(at, at + n));
+    const sab = this.sab, offset = this.u8.byteOffset + pos;
+    const revive = (v: unknown): unknown => {
+      if (v === null || typeof v !== 'object') return v;
+      if (Array.isArray(v)) return v.map(revive);
+      const o = v as Record<string, unknown>;
+      const view = o[VIEW] as [string, number, number] | undefined;
+      if (view) {
+        const C = (globalThis as Record<string, unknown>)[view[0]] as new (b: ArrayBufferLike, o: number, n: number) => { slice(): unknown };
+        const shared = new C(sab, offset + view[1], view[2]);
+        return copy ? shared.slice() : shared;
+      }
+      for (const k of Object.keys(o)) o[k] = revive(o[k]);
+      return o;
+    };
+    return revive(JSON.parse(decoder.decode(scratch.subarray(0, n)))) as object;
+  }
+
+  /** Frees the entry read last (its views of the ring are no longer used). */
+  done(): void {
+    let pos = this.tail & (RING - 1);
+    let len = this.words[pos >> 2];
+    if (len === WRAP) {
+      this.tail = (this.tail + RING - pos) | 0;
+      pos = 0;
+      len = this.words[0];
+    }
+    this.tail = (this.tail + (len === POSTED ? 8 : len)) | 0;
+    Atomics.store(this.i32, this.head + 1, this.tail);
+    Atomics.notify(this.i32, this.head + 1);
+  }
+}
+
+function rings(sab: SharedArrayBuffer): { i32: Int32Array; requests: Ring; replies: Ring } {
+  const i32 = new Int32Array(sab, 0, HEADER / 4);
+  return { i32, requests: new Ring(sab, i32, REQ_HEAD, HEADER), replies: new Ring(sab, i32, REP_HEAD, HEADER + RING) };
+}
+
+/** Whether this thread can be the page's end: SharedArrayBuffer that a worker may share, and Atomics.waitAsync. */
+function available(): boolean {
+  const g = globalThis as { crossOriginIsolated?: boolean; [FORCE]?: string };
+  return g[FORCE] !== 'message' && typeof SharedArrayBuffer === 'function' && typeof (Atomics as { waitAsync?: unknown }).waitAsync === 'function' &&
+    g.crossOriginIsolated !== false;
+}
+
+/**
+ * The page's end: `base` with requests and replies through the shared rings
+ * (init goes by `base`, carrying the SharedArrayBuffer), or `base` itself
+ * where shared memory or Atomics.waitAsync is missing.
+ */
+export function sharedLink(base: Link): Link {
+  if (!available()) return base;
+  const sab = new SharedArrayBuffer(HEADER + 2 * RING);
+  new Int32Array(sab).fill(0); // touched now, not page by page during the first calls (fresh pages cost here)
+  const { i32, requests, replies } = rings(sab);
+  i32[STATE] = PARKED;
+  const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
+  let onReply: (r: Reply) => void = () => {};
+  let onFailure: ((why: string) => void) | undefined;
+  /** Replies wanted and replies had. */
+  let wanted = 0, had = 0;
+  /** Requests waiting for room in the ring, in order. */
+  const waiting: Entry[] = [];
+  /** Replies posted (too large for the ring), in order, until the ring reaches their markers. */
+  const posted: Reply[] = [];
+  let awaiting = false, ended = false;
+
+  const wake = () => {
+    if (Atomics.load(i32, STATE) === PARKED && Atomics.compareExchange(i32, STATE, PARKED, RUNNING) === PARKED) {
+      base.post({ t: 'wake' } as unknown as Request, []);
+    }
+  };
+  /** Reads the replies there are, and sends the requests that waited for room. */
+  const drain = () => {
+    for (let m; (m = replies.read(true)) !== undefined;) {
+      if (m === POSTED) {
+        if (!posted.length) break; // its message is on its way: base's listener drains again
+        m = posted.shift()!;
+      }
+      replies.done();
+      had++;
+      onReply(m as Reply);
+    }
+    let sent = false;
+    while (waiting.length && requests.write(waiting[0])) {
+      waiting.shift();
+      sent = true;
+    }
+    Atomics.store(i32, WANT_ROOM, waiting.length ? 1 : 0);
+    if (sent) wake();
+  };
+  /** Drains, and awaits the worker's next signal while replies or room are wanted. */
+  const pump = () => {
+    for (;;) {
+      if (ended) return;
+      if (waiting.length) Atomics.store(i32, WANT_ROOM, 1);
+      const seen = Atomics.load(i32, SIGNAL);
+      drain();
+      if (awaiting || (had === wanted && !waiting.length)) return;
+      const w = waitAsync(i32, SIGNAL, seen);
+      if (!w.async) continue;
+      awaiting = true;
+      (w.value as Promise<string>).then(() => {
+        awaiting = false;
+        pump();
+      });
+      return;
+    }
+  };
+
+  return {
+    post(m, transfer) {
+      if (m.t === 'init') {
+        base.post({ ...m, channel: sab } as Request, transfer);
+        return;
+      }
+      let e = encode(m);
+      if (!e) {
+        base.post({ t: 'posted', m } as unknown as Request, transfer); // throws as postMessage does, before anything is counted
+        e = MARKER;
+      }
+      if (m.t !== 'free') wanted++;
+      if (waiting.length || !requests.write(e)) waiting.push(e);
+      else wake();
+      pump();
+    },
+    // Called again by each user (start-up, then the queue): base's listeners are added once, the callbacks replaced.
+    listen(message, failure) {
+      const first = !onFailure;
+      onReply = message;
+      onFailure = failure;
+      if (!first) return;
+      base.listen((r) => {
+        if ((r as unknown as Posted).t !== 'posted') return onReply(r);
+        posted.push((r as unknown as Posted).m as Reply);
+        pump();
+      }, (why) => {
+        ended = true;
+        onFailure!(why);
+      });
+    },
+    terminate() {
+      ended = true;
+      return base.terminate();
+    },
+    hold: (on) => base.hold(on),
+  };
+}
+
+/**
+ * The worker's end: `base` until an init carrying a channel, then requests
+ * read from the shared ring (and from `base` for posted ones) and replies
+ * written to it.
+ */
+export function sharedPort(base: Port): Port {
+  let ch: ReturnType<typeof rings> | undefined;
+  let handle: (m: Request) => void = () => {};
+  const posted: Request[] = [];
+  let yielded: MessageChannel | undefined;
+
+  /** Runs the requests in the ring as they come, until IDLE_MS without one (then parks) or SLICE_MS (then yields). */
+  const run = () => {
+    const { i32, requests } = ch!;
+    Atomics.store(i32, STATE, RUNNING);
+    const start = performance.now();
+    let last = start;
+    for (;;) {
+      const m = requests.read(false);
+      if (m !== undefined) {
+        let request = m as Request;
+        if (m === POSTED) {
+          if (!posted.length) return; // base's listener runs again when it comes
+          request = posted.shift()!;
+        }
+        handle(request);
+        requests.done();
+        if (Atomics.load(i32, WANT_ROOM)) signal(i32);
+        last = performance.now();
+        if (last - start > SLICE_MS) return later();
+        continue;
+      }
+      const now = performance.now();
+      if (now - last >= IDLE_MS) {
+        Atomics.store(i32, STATE, PARKED);
+        // A request written before the page saw PARKED is read now; one after it comes with a wake message.
+        if (requests.tail !== Atomics.load(i32, REQ_HEAD) && Atomics.compareExchange(i32, STATE, PARKED, RUNNING) === PARKED) continue;
+        return;
+      }
+      if (now - start > SLICE_MS) return later();
+      Atomics.wait(i32, REQ_HEAD, requests.tail, IDLE_MS - (now - last));
+    }
+  };
+  /** Lets the event loop run (postMessage'd messages), then runs on. */
+  const later = () => {
+    if (!yielded) {
+      yielded = new MessageChannel();
+      yielded.port1.onmessage = run;
+    }
+    yielded.port2.postMessage(0);
+  };
+
+  return {
+    listen(f) {
+      handle = f;
+      base.listen((m) => {
+        const t = (m as { t: string }).t;
+        if (t === 'init' && (m as { channel?: unknown }).channel instanceof SharedArrayBuffer) ch = rings((m as { channel: SharedArrayBuffer }).channel);
+        if (t === 'wake') return run();
+        if (t === 'posted') {
+          posted.push((m as unknown as Posted).m as Request);
+          return run();
+        }
+        f(m);
+      });
+    },
+    post(reply, transfer) {
+      if (!ch || reply.t === 'ready' || reply.t === 'failed') {
+        base.post(reply, transfer);
+        if (ch && reply.t === 'ready') run();
+        return;
+      }
+      const { i32, replies } = ch;
+      let e = encode(reply);
+      if (!e) {
+        base.post({ t: 'posted', m: reply } as unknown as Reply, transfer);
+        e = MARKER;
+      }
+      // The worker may block: the page reads replies whenever it is signalled.
+      while (!replies.write(e)) Atomics.wait(i32, REP_TAIL, Atomics.load(i32, REP_TAIL), 50);
+      signal(i32);
+    },
+  };
+}
+
+function signal(i32: Int32Array): void {
+  Atomics.add(i32, SIGNAL, 1);
+  Atomics.notify(i32, SIGNAL);
+}
