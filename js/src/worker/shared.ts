@@ -154,6 +154,13 @@ class Ring {
     return true;
   }
 
+  /** The next entry's length word (POSTED for a marker), or 0 if there is none. */
+  peek(): number {
+    if (this.tail === Atomics.load(this.i32, this.head)) return 0;
+    const len = this.words[(this.tail & (RING - 1)) >> 2];
+    return len === WRAP ? this.words[0] : len;
+  }
+
   /**
    * The next entry's message (`copy`: its arrays copied out of the ring, else
    * views of it), POSTED for a marker, or undefined if none; done() after use.
@@ -236,24 +243,29 @@ export function sharedLink(base: Link): Link {
   const waiting: Entry[] = [];
   /** Replies posted (too large for the ring), in order, until the ring reaches their markers. */
   const posted: Reply[] = [];
-  let awaiting = false, ended = false;
+  let awaiting = false, ended = false, turn = false;
 
   const wake = () => {
     if (Atomics.load(i32, STATE) === PARKED && Atomics.compareExchange(i32, STATE, PARKED, RUNNING) === PARKED) {
       base.post({ t: 'wake' } as unknown as Request, []);
     }
   };
-  /** Reads the replies there are, and sends the requests that waited for room. */
-  const drain = () => {
-    for (let m; (m = replies.read(true)) !== undefined;) {
-      if (m === POSTED) {
-        if (!posted.length) break; // its message is on its way: base's listener drains again
-        m = posted.shift()!;
-      }
-      replies.done();
-      had++;
-      onReply(m as Reply);
-    }
+  /** Reads the next reply, if it is here. */
+  const deliver = () => {
+    let m = replies.read(true);
+    if (m === POSTED) m = posted.shift(); // none yet: it is on its way, and base's listener pumps when it comes
+    if (m === undefined) return;
+    replies.done();
+    had++;
+    onReply(m as Reply);
+  };
+  /** Whether a reply can be read now. */
+  const ready = () => {
+    const next = replies.peek();
+    return next !== 0 && (next !== POSTED || posted.length > 0);
+  };
+  /** Sends the requests that waited for room, as far as they fit. */
+  const flush = () => {
     let sent = false;
     while (waiting.length && requests.write(waiting[0])) {
       waiting.shift();
@@ -262,20 +274,37 @@ export function sharedLink(base: Link): Link {
     Atomics.store(i32, WANT_ROOM, waiting.length ? 1 : 0);
     if (sent) wake();
   };
-  /** Drains, and awaits the worker's next signal while replies or room are wanted. */
-  const pump = () => {
+  /**
+   * Reads a reply (`read`: in a task of its own, never inside a call), sends what
+   * waited for room, and awaits the worker's next signal while replies or room
+   * are wanted. One reply a task, as postMessage delivers them: the promise
+   * reactions of one (a result's own then) run before the next settles, so that
+   * calls settle in the order they were made.
+   */
+  const pump = (read: boolean) => {
     for (;;) {
       if (ended) return;
       if (waiting.length) Atomics.store(i32, WANT_ROOM, 1);
       const seen = Atomics.load(i32, SIGNAL);
-      drain();
-      if (awaiting || (had === wanted && !waiting.length)) return;
+      if (read) deliver();
+      read = false;
+      flush();
+      if (awaiting || turn) return;
+      if (ready()) {
+        turn = true;
+        nextTask(() => {
+          turn = false;
+          pump(true);
+        });
+        return;
+      }
+      if (had === wanted && !waiting.length) return;
       const w = waitAsync(i32, SIGNAL, seen);
       if (!w.async) continue;
       awaiting = true;
       (w.value as Promise<string>).then(() => {
         awaiting = false;
-        pump();
+        pump(true);
       });
       return;
     }
@@ -295,7 +324,7 @@ export function sharedLink(base: Link): Link {
       if (m.t !== 'free') wanted++;
       if (waiting.length || !requests.write(e)) waiting.push(e);
       else wake();
-      pump();
+      pump(false);
     },
     // Called again by each user (start-up, then the queue): base's listeners are added once, the callbacks replaced.
     listen(message, failure) {
@@ -306,7 +335,7 @@ export function sharedLink(base: Link): Link {
       base.listen((r) => {
         if ((r as unknown as Posted).t !== 'posted') return onReply(r);
         posted.push((r as unknown as Posted).m as Reply);
-        pump();
+        pump(true);
       }, (why) => {
         ended = true;
         onFailure!(why);
@@ -409,6 +438,23 @@ export function sharedPort(base: Port): Port {
     },
   };
 }
+
+/** Runs `f` in a task of its own: setImmediate where there is one (Node, Bun), else a MessageChannel's message. */
+let nextTask = (f: () => void): void => {
+  const g = globalThis as { setImmediate?: (f: () => void) => void };
+  if (typeof g.setImmediate === 'function') {
+    nextTask = g.setImmediate;
+  } else {
+    const queue: (() => void)[] = [];
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => queue.shift()!();
+    nextTask = (f) => {
+      queue.push(f);
+      ch.port2.postMessage(0);
+    };
+  }
+  nextTask(f);
+};
 
 function signal(i32: Int32Array): void {
   Atomics.add(i32, SIGNAL, 1);
