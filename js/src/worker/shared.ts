@@ -56,6 +56,8 @@ const WRAP = -1, POSTED = -2;
 /** How long the worker keeps waiting for requests before it parks, and at most runs before it lets its event loop in. */
 const IDLE_MS = 100, SLICE_MS = 50;
 
+/** The flag on an entry's JSON length when its JSON is ASCII, written and read byte by byte up to ASCII_MAX characters. */
+const ASCII = 1 << 30, ASCII_MAX = 4096;
 /** The key that marks a typed array's place in an entry's JSON. */
 const VIEW = '\u0000v';
 
@@ -70,6 +72,23 @@ interface Entry { json: string; views: ArrayBufferView[]; bytes: number }
 const MARKER: Entry = { json: '', views: [], bytes: 8 };
 
 const align = (n: number) => (n + 7) & ~7;
+
+type ArrayClass = new (b: ArrayBufferLike, o: number, n: number) => { slice(): unknown };
+let arrays: { names: Map<unknown, string>; classes: Map<string, ArrayClass> } | undefined;
+/** This realm's typed-array classes by name and back (a Map: looking names up on a worker's global costs microseconds). */
+function ARRAYS(): NonNullable<typeof arrays> {
+  if (!arrays) {
+    arrays = { names: new Map(), classes: new Map() };
+    for (const name of ['Float32Array', 'Float64Array', 'Float16Array', 'Int8Array', 'Int16Array', 'Int32Array', 'BigInt64Array',
+      'Uint8Array', 'Uint8ClampedArray', 'Uint16Array', 'Uint32Array', 'BigUint64Array']) {
+      const C = (globalThis as Record<string, unknown>)[name] as ArrayClass | undefined;
+      if (typeof C !== 'function') continue;
+      arrays.names.set(C, name);
+      arrays.classes.set(name, C);
+    }
+  }
+  return arrays;
+}
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 let scratch = new Uint8Array(256);
@@ -81,8 +100,8 @@ function encode(m: object): Entry | undefined {
   const strip = (v: unknown): unknown => {
     if (v === null || typeof v !== 'object') return v;
     if (ArrayBuffer.isView(v)) {
-      const name = Object.prototype.toString.call(v).slice(8, -1);
-      if ((globalThis as Record<string, unknown>)[name] !== v.constructor) throw views; // a class of another realm, or a DataView-like
+      const name = ARRAYS().names.get(v.constructor);
+      if (name === undefined) throw views; // a class of another realm, or a DataView
       views.push(v);
       const o = [name, at, (v as unknown as { length: number }).length];
       at = align(at + v.byteLength);
@@ -140,13 +159,24 @@ class Ring {
         this.u8.set(new Uint8Array(v.buffer, v.byteOffset, v.byteLength), at);
         at = align(at + v.byteLength);
       }
-      // Through a plain buffer: Chromium's encodeInto refuses a shared one (and TextDecoder too, in read()).
-      if (scratch.length < e.json.length * 3) scratch = new Uint8Array(e.json.length * 6);
-      const { written } = encoder.encodeInto(e.json, scratch);
-      this.u8.set(scratch.subarray(0, written), at);
+      // ASCII JSON (nearly all) byte by byte: TextEncoder and TextDecoder cost microseconds a call in
+      // browsers (bindings), more than the rest of the entry.
+      const json = e.json, n = json.length, u8 = this.u8;
+      let written = n, ascii = n <= ASCII_MAX;
+      for (let i = 0; ascii && i < n; i++) {
+        const c = json.charCodeAt(i);
+        if (c > 127) ascii = false;
+        else u8[at + i] = c;
+      }
+      if (!ascii) {
+        // Through a plain buffer: Chromium's encodeInto refuses a shared one (and TextDecoder too, in read()).
+        if (scratch.length < n * 3) scratch = new Uint8Array(n * 6);
+        written = encoder.encodeInto(json, scratch).written;
+        u8.set(scratch.subarray(0, written), at);
+      }
       len = align(at - pos + written);
       words[pos >> 2] = len;
-      words[(pos >> 2) + 1] = written;
+      words[(pos >> 2) + 1] = ascii ? written | ASCII : written;
     }
     Atomics.store(i32, this.head, (head + len) | 0);
     // Only the requests' reader sleeps on its head (the replies' reader awaits SIGNAL).
@@ -175,10 +205,16 @@ class Ring {
       len = this.words[0];
     }
     if (len === POSTED) return POSTED;
-    const at = pos + len - align(this.words[(pos >> 2) + 1]);
-    const n = this.words[(pos >> 2) + 1];
-    if (scratch.length < n) scratch = new Uint8Array(n * 2);
-    scratch.set(this.u8.subarray(at, at + n));
+    const word = this.words[(pos >> 2) + 1], n = word & ~ASCII;
+    const at = pos + len - align(n);
+    let text: string;
+    if (word & ASCII) {
+      text = String.fromCharCode.apply(null, this.u8.subarray(at, at + n) as unknown as number[]);
+    } else {
+      if (scratch.length < n) scratch = new Uint8Array(n * 2);
+      scratch.set(this.u8.subarray(at, at + n));
+      text = decoder.decode(scratch.subarray(0, n));
+    }
     const sab = this.sab, offset = this.u8.byteOffset + pos;
     const revive = (v: unknown): unknown => {
       if (v === null || typeof v !== 'object') return v;
@@ -186,14 +222,14 @@ class Ring {
       const o = v as Record<string, unknown>;
       const view = o[VIEW] as [string, number, number] | undefined;
       if (view) {
-        const C = (globalThis as Record<string, unknown>)[view[0]] as new (b: ArrayBufferLike, o: number, n: number) => { slice(): unknown };
+        const C = ARRAYS().classes.get(view[0])!;
         const shared = new C(sab, offset + view[1], view[2]);
         return copy ? shared.slice() : shared;
       }
       for (const k of Object.keys(o)) o[k] = revive(o[k]);
       return o;
     };
-    return revive(JSON.parse(decoder.decode(scratch.subarray(0, n)))) as object;
+    return revive(JSON.parse(text)) as object;
   }
 
   /** Frees the entry read last (its views of the ring are no longer used). */
