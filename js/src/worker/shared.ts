@@ -156,7 +156,10 @@ class Ring {
     } else {
       let at = pos + 8;
       for (const v of e.views) {
-        this.u8.set(new Uint8Array(v.buffer, v.byteOffset, v.byteLength), at);
+        // As its own class, not through v.buffer: a small array lives on V8's heap, and asking for its buffer allocates one.
+        const C = v.constructor as new (b: ArrayBufferLike, o: number, n: number) => { set(a: ArrayBufferView): void };
+        const n = (v as unknown as { length: number }).length;
+        new C(this.sab, this.u8.byteOffset + at, n).set(v);
         at = align(at + v.byteLength);
       }
       // ASCII JSON (nearly all) byte by byte: TextEncoder and TextDecoder cost microseconds a call in
