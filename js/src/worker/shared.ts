@@ -182,8 +182,6 @@ class Ring {
       words[(pos >> 2) + 1] = ascii ? written | ASCII : written;
     }
     Atomics.store(i32, this.head, (head + len) | 0);
-    // Only the requests' reader sleeps on its head (the replies' reader awaits SIGNAL).
-    if (this.head === REQ_HEAD && Atomics.load(i32, SLEEPING)) Atomics.notify(i32, REQ_HEAD);
     return true;
   }
 
@@ -284,7 +282,12 @@ export function sharedLink(base: Link): Link {
   const posted: Reply[] = [];
   let awaiting = false, ended = false, turn = false;
 
+  /**
+   * Wakes the worker for the requests just written: a notify if it sleeps in Atomics.wait (the page's
+   * last step: the woken worker may take this thread's core), a message if it parked.
+   */
   const wake = () => {
+    if (Atomics.load(i32, SLEEPING)) Atomics.notify(i32, REQ_HEAD);
     if (Atomics.load(i32, STATE) === PARKED && Atomics.compareExchange(i32, STATE, PARKED, RUNNING) === PARKED) {
       base.post({ t: 'wake' } as unknown as Request, []);
     }
@@ -361,9 +364,10 @@ export function sharedLink(base: Link): Link {
         e = MARKER;
       }
       if (m.t !== 'free') wanted++;
-      if (waiting.length || !requests.write(e)) waiting.push(e);
-      else wake();
+      const sent = !waiting.length && requests.write(e);
+      if (!sent) waiting.push(e);
       pump(false);
+      if (sent) wake();
     },
     // Called again by each user (start-up, then the queue): base's listeners are added once, the callbacks replaced.
     listen(message, failure) {
