@@ -8,11 +8,17 @@
 //     float32 Relu and Max-2 at 16 to 4e6 elements, beside where the
 //     difference goes: an empty request's round trip, the page's copy of the
 //     inputs (what the default form does), and the form with the inputs moved.
+//   - the channel at the thread's floor: a 16-element Relu's round trip over the channel the
+//     instance chose (shared memory where SharedArrayBuffer and Atomics.waitAsync exist) and
+//     over postMessage, against two floors measured in the same run between this thread and a
+//     bare worker: a postMessage echo of the same data, and a SharedArrayBuffer + Atomics ping.
+//     In browsers on a plain page and on a cross-origin-isolated one (COOP/COEP).
 // Calls are awaited one after another: a call's time is its latency.
 //
 //   node bench/worker.mjs                          Node (this process) -> results/worker-node.{md,json}
 //   node bench/worker.mjs --browsers               Chromium, Firefox, WebKit -> results/worker-<engine>.{md,json}
 //   node bench/worker.mjs --browsers=firefox --quick   sizes 16 and 1e6, 3 rounds, 3 gap runs -> results/quick-worker-*
+//   node bench/worker.mjs --channel [--browsers]        the channel part alone (seconds) -> results/quick-worker-*
 // Options: --rounds=9  --batch-ms=40  --gap-runs=7. Pages import runWorkerBench from
 // this file too, so Node's modules are loaded only by the driver.
 
@@ -76,6 +82,100 @@ async function gapDuring(run) {
   for (let i = first; i < last; i++) if (stamps[i + 1] - stamps[i] > gap) [gap, at] = [stamps[i + 1] - stamps[i], stamps[i] - t0];
   for (let i = 0; i < first; i++) idle = Math.max(idle, stamps[i + 1] - stamps[i]);
   return { gap_ms: gap, at_ms: at, call_ms: t1 - t0, own_ms: own, idle_gap_ms: idle, pings: last - first };
+}
+
+/** The floors' worker: echoes each message, or answers a ping on the SharedArrayBuffer it is sent forever (a classic script, or CommonJS in Node). */
+const FLOOR_WORKER = `
+const port = typeof require === 'function' ? require('node:worker_threads').parentPort : null;
+const on = (m) => {
+  if (m && m.ping) {
+    const i = new Int32Array(m.ping);
+    for (;;) { Atomics.wait(i, 0, 0); Atomics.store(i, 0, 0); Atomics.store(i, 1, 1); Atomics.notify(i, 1); }
+  }
+  port ? port.postMessage(m) : postMessage(m);
+};
+if (port) port.on('message', on); else onmessage = (e) => on(e.data);`;
+/** The override (worker/shared.ts) that makes createOps({ worker: true }) use postMessage where it would share memory. */
+const CHANNEL = Symbol.for('onnx-ops-wasm.channel');
+
+/** Whether createOps({ worker: true }) shares memory here: worker/shared.ts's test, read from outside. */
+export function sharesMemory() {
+  return typeof SharedArrayBuffer === 'function' && typeof Atomics.waitAsync === 'function' && globalThis.crossOriginIsolated !== false;
+}
+
+async function startFloorWorker() {
+  const node = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+  if (node) {
+    const { Worker } = await import('node:worker_threads');
+    const w = new Worker(FLOOR_WORKER, { eval: true });
+    return { post: (m) => w.postMessage(m), on: (f) => w.on('message', f), end: () => w.terminate() };
+  }
+  const url = URL.createObjectURL(new Blob([FLOOR_WORKER], { type: 'text/javascript' }));
+  const w = new Worker(url);
+  return { post: (m) => w.postMessage(m), on: (f) => { w.onmessage = f; }, end: () => { w.terminate(); URL.revokeObjectURL(url); } };
+}
+
+/**
+ * The round trip of a 16-element float32 Relu over the instance's own channel
+ * ('auto') and over postMessage ('message'), and of memoryStats() (nothing to
+ * copy), interleaved with the floors between this thread and a bare worker:
+ * 'echo', a postMessage echo of { t, data } with the same 16 floats, and
+ * 'ping', a SharedArrayBuffer + Atomics ping (this thread awaiting
+ * Atomics.waitAsync, the worker blocking in Atomics.wait), where there is
+ * shared memory. Resolves to { shared, cols: { [id]: { median_us, ... } } }.
+ */
+export async function runChannelBench({ createOps, rounds = 9, batchMs = 40 }) {
+  const shared = sharesMemory();
+  const auto = await createOps({ worker: true });
+  globalThis[CHANNEL] = 'message';
+  let message;
+  try {
+    message = await createOps({ worker: true });
+  } finally {
+    delete globalThis[CHANNEL];
+  }
+  const echoWorker = await startFloorWorker(), pingWorker = shared ? await startFloorWorker() : undefined;
+  try {
+    const data = Float32Array.from({ length: 16 }, (_, i) => i - 8);
+    const x = { dtype: 'float32', shape: [16], data };
+    for (const ops of [auto, message]) assertSame((await ops.relu(x)).data, data.map((v) => Math.max(v, 0)), 'Relu n=16');
+    let echoed;
+    echoWorker.on(() => echoed());
+    const cols = [
+      { id: 'echo', isAsync: true, fn: () => new Promise((r) => { echoed = r; echoWorker.post({ t: 'call', data }); }) },
+      { id: 'auto', isAsync: true, fn: () => auto.relu(x) },
+      { id: 'message', isAsync: true, fn: () => message.relu(x) },
+      { id: 'autoStats', isAsync: true, fn: () => auto.memoryStats() },
+      { id: 'messageStats', isAsync: true, fn: () => message.memoryStats() },
+    ];
+    if (pingWorker) {
+      const sab = new SharedArrayBuffer(8), i = new Int32Array(sab);
+      pingWorker.post({ ping: sab });
+      cols.splice(1, 0, {
+        id: 'ping', isAsync: true,
+        fn: async () => {
+          Atomics.store(i, 1, 0);
+          Atomics.store(i, 0, 1);
+          Atomics.notify(i, 0);
+          const w = Atomics.waitAsync(i, 1, 0);
+          if (w.async) await w.value;
+          return 1;
+        },
+      });
+    }
+    const timed = await timeRounds(cols, { rounds, batchMs });
+    return { shared, crossOriginIsolated: globalThis.crossOriginIsolated, cols: Object.fromEntries(Object.entries(timed).map(([id, t]) => [id, { median_us: t.median_us, min_us: t.min_us, max_us: t.max_us, batch: t.batch }])) };
+  } finally {
+    echoWorker.end();
+    pingWorker?.end();
+    await Promise.all([auto.close(), message.close()]);
+  }
+}
+
+/** The channel's ratios: the instance's channel over its floor (ping where it shares memory), and postMessage over the echo. */
+export function channelRatios(c) {
+  const m = (id) => c.cols[id]?.median_us;
+  return { auto: c.shared ? m('auto') / m('ping') : m('auto') / m('echo'), message: m('message') / m('echo') };
 }
 
 /**
@@ -173,13 +273,14 @@ async function main() {
   const HERE = path.dirname(fileURLToPath(import.meta.url));
   const ROOT = path.join(HERE, '..');
   const argv = process.argv.slice(2);
-  const known = ['browsers', 'quick', 'rounds', 'batch-ms', 'gap-runs'];
+  const known = ['browsers', 'quick', 'channel', 'rounds', 'batch-ms', 'gap-runs'];
   for (const a of argv) {
     if (!known.includes(a.replace(/^--/, '').split('=')[0])) throw new Error(`unknown option ${a} (options: ${known.map((k) => `--${k}`).join(' ')})`);
   }
   const opt = (name, dflt) => cliOption(argv, name, dflt);
   const QUICK = !!opt('quick', false);
-  const PARTIAL = QUICK || ['rounds', 'batch-ms', 'gap-runs'].some((k) => opt(k) !== undefined);
+  const CHANNEL_ONLY = !!opt('channel', false);
+  const PARTIAL = QUICK || CHANNEL_ONLY || ['rounds', 'batch-ms', 'gap-runs'].some((k) => opt(k) !== undefined);
   const b = opt('browsers', false);
   const engines = b === false ? ['node'] : b === true ? ['chromium', 'firefox', 'webkit'] : String(b).split(',').filter(Boolean);
   const cfg = {
@@ -189,8 +290,21 @@ async function main() {
   const INDEX = path.join(ROOT, 'dist', 'esm', 'index.js');
   if (!fs.existsSync(INDEX)) throw new Error('dist/esm/index.js is missing: run npm run build');
 
-  let server;
+  let server, isolated;
   let failed = 0;
+  /** The channel part on a page of `srv` (a fresh browser page each). */
+  const channelOnPage = async (browser, srv) => {
+    const page = await browser.newPage();
+    await page.goto(`${srv.url}/blank.html`);
+    const c = await page.evaluate(async (k) => {
+      const [{ createOps }, { runChannelBench: run }] = await Promise.all([import('/dist/esm/index.js'), import('/bench/worker.mjs')]);
+      return run({ createOps, ...k });
+    }, { rounds: cfg.rounds, batchMs: cfg.batchMs });
+    const problems = await page.flushProblems();
+    if (problems.length) { console.error(`!!!!!!!! the page reported: ${problems.join('; ')}`); failed += problems.length; }
+    await page.close();
+    return c;
+  };
   try {
     for (const name of engines) {
       const start = machine();
@@ -198,31 +312,52 @@ async function main() {
       if (name === 'node') {
         const { createOps } = await import(pathToFileURL(INDEX).href);
         engine = `Node ${process.version}`;
-        r = await runWorkerBench({ createOps, ...cfg, log: (m) => console.log(`node ${m}`) });
+        r = CHANNEL_ONLY ? {} : await runWorkerBench({ createOps, ...cfg, log: (m) => console.log(`node ${m}`) });
+        r.channel = { node: await runChannelBench({ createOps, rounds: cfg.rounds, batchMs: cfg.batchMs }) };
       } else {
         const [{ launch }, { serve }] = await Promise.all([import('../tests/browsers/drivers.mjs'), import('../tests/support/static-server.mjs')]);
-        server ??= await serve([['/dist/', path.join(ROOT, 'dist')], ['/bench/', HERE], ['/tests/portable/', path.join(ROOT, 'tests', 'portable')], ['/', path.join(HERE, 'browser')]]);
+        const mounts = [['/dist/', path.join(ROOT, 'dist')], ['/bench/', HERE], ['/tests/portable/', path.join(ROOT, 'tests', 'portable')], ['/', path.join(HERE, 'browser')]];
+        server ??= await serve(mounts);
+        // The same files cross-origin isolated: SharedArrayBuffer, and the shared channel where the engine has Atomics.waitAsync.
+        isolated ??= await serve(mounts, () => ({ 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' }));
         const browser = await launch(name);
         try {
           engine = browser.version;
-          const page = await browser.newPage();
-          await page.goto(`${server.url}/blank.html`);
-          r = await page.evaluate(async (c) => {
-            const [{ createOps }, { runWorkerBench: run }] = await Promise.all([import('/dist/esm/index.js'), import('/bench/worker.mjs')]);
-            return { ...await run({ createOps, ...c }), userAgent: navigator.userAgent };
-          }, cfg);
-          const problems = await page.flushProblems();
-          if (problems.length) { console.error(`!!!!!!!! ${name}: the page reported: ${problems.join('; ')}`); failed += problems.length; }
-          await page.close();
+          const channel = { plain: await channelOnPage(browser, server), isolated: await channelOnPage(browser, isolated) };
+          r = {};
+          if (!CHANNEL_ONLY) {
+            const page = await browser.newPage();
+            await page.goto(`${server.url}/blank.html`);
+            r = await page.evaluate(async (c) => {
+              const [{ createOps }, { runWorkerBench: run }] = await Promise.all([import('/dist/esm/index.js'), import('/bench/worker.mjs')]);
+              return { ...await run({ createOps, ...c }), userAgent: navigator.userAgent };
+            }, cfg);
+            const problems = await page.flushProblems();
+            if (problems.length) { console.error(`!!!!!!!! ${name}: the page reported: ${problems.join('; ')}`); failed += problems.length; }
+            await page.close();
+          }
+          r.channel = channel;
         } finally {
           await browser.close();
         }
       }
       const meta = finishMachine({ engine, ...start, quick: QUICK, partial: PARTIAL, settings: cfg });
+      for (const [where, c] of Object.entries(r.channel)) {
+        const { auto, message } = channelRatios(c);
+        console.log(`${name} ${where}: Relu n=16 over ${c.shared ? 'shared memory' : 'postMessage'} ${c.cols.auto.median_us.toFixed(1)} µs, ${auto.toFixed(2)}x its floor ` +
+          `(${c.shared ? `ping ${c.cols.ping.median_us.toFixed(1)} µs, target 2x` : `echo ${c.cols.echo.median_us.toFixed(1)} µs, target 1.5x`}); ` +
+          `over postMessage ${c.cols.message.median_us.toFixed(1)} µs, ${message.toFixed(2)}x the echo (target 1.5x)`);
+      }
+      const prefix = path.join(HERE, 'results', `${PARTIAL ? 'quick-' : ''}worker-${name}`);
+      if (CHANNEL_ONLY) {
+        const md = [`# The worker form's channel in ${engine} (quick)`, '', ...channelMarkdown(r.channel)].join('\n');
+        writeResults(prefix, { meta, ...r }, md);
+        console.log(`\n${md}\nwrote ${path.relative(process.cwd(), prefix)}.{md,json}`);
+        continue;
+      }
       const gaps = Object.fromEntries(FORMS.map((f) => [f.id, gapSummary(r.gaps[f.id])]));
       for (const p of r.pageCost) if (pageCostWarning(p, name)) console.warn(pageCostWarning(p, name));
       const md = markdown(meta, r, gaps, { headerLines, fmtN });
-      const prefix = path.join(HERE, 'results', `${PARTIAL ? 'quick-' : ''}worker-${name}`);
       writeResults(prefix, { meta, ...r, gapSummary: gaps }, md);
       console.log(`\n${md}\nwrote ${path.relative(process.cwd(), prefix)}.{md,json}`);
       // The target is judged on the median run; the worst run is set beside the control's worst (nothing moved), the machine's own stalls.
@@ -233,8 +368,30 @@ async function main() {
     }
   } finally {
     await server?.close();
+    await isolated?.close();
   }
   if (failed) process.exitCode = 1;
+}
+
+/** The channel section: per page (or Node), the round trips, the floors and the ratios. */
+function channelMarkdown(channel) {
+  const us = (v) => (v === undefined ? '–' : v >= 100 ? v.toFixed(0) : v.toFixed(1));
+  const L = ['## The channel at the thread\'s floor: 16-element float32 Relu, awaited one after another', '',
+    'µs per round trip, median of interleaved rounds (batches of at least the batch time), all measured in the same run',
+    'between this thread and a worker: the floors are a bare worker\'s postMessage echo of the same 16 floats and a',
+    'SharedArrayBuffer + Atomics ping (this thread awaiting `Atomics.waitAsync`, the worker in `Atomics.wait`). "The',
+    'instance\'s channel" is what `createOps({ worker: true })` chose there; the postMessage column is the same call with',
+    'the channel forced to postMessage. Targets: shared memory within 2× the ping, postMessage within 1.5× the echo.', '',
+    '| page | channel | echo | ping | Relu, instance\'s channel | ÷ its floor | Relu over postMessage | ÷ echo | `memoryStats()`, instance / postMessage |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|'];
+  for (const [where, c] of Object.entries(channel)) {
+    const { auto, message } = channelRatios(c);
+    const m = (id) => c.cols[id]?.median_us;
+    L.push(`| ${where === 'isolated' ? 'cross-origin isolated' : where} | ${c.shared ? 'shared memory' : 'postMessage'} | ${us(m('echo'))} | ${us(m('ping'))} | ` +
+      `${us(m('auto'))} | **${auto.toFixed(2)}×** ${c.shared ? 'ping' : 'echo'} | ${us(m('message'))} | **${message.toFixed(2)}×** | ${us(m('autoStats'))} / ${us(m('messageStats'))} |`);
+  }
+  L.push('');
+  return L;
 }
 
 function markdown(meta, r, gaps, { headerLines, fmtN }) {
@@ -273,7 +430,7 @@ function markdown(meta, r, gaps, { headerLines, fmtN }) {
       `${us(c.transfer.median_us)} | ${xx(c, 'transfer')} | ${us(c.copy.median_us)} | ${us(c.worker.median_us - c.transfer.median_us)} | ` +
       `${us(c.transfer.median_us - c.sync.median_us - rt)} |`);
   }
-  L.push('');
+  L.push('', ...channelMarkdown(r.channel));
   return L.join('\n');
 }
 

@@ -1,6 +1,7 @@
 // The portable suite in a browser (tests/browsers/drivers.mjs): the consumer
 // project served on 127.0.0.1, cross-origin isolated (COOP/COEP, so that
-// SharedArrayBuffer exists as it does for sites that opt in), and the suite
+// SharedArrayBuffer exists as it does for sites that opt in; `isolated: false`
+// serves it plain), and the suite
 // run in the page and in a module worker that the page starts, and in the
 // page through the library's worker form (whose worker it starts). The library is
 // imported from the installed package's dist/esm, as a page without a
@@ -55,13 +56,13 @@ const html = (capture) => `<!doctype html>\n<meta charset="utf-8">\n<link rel="i
  * browser, features, runs and CSP); resolves to their reports (a failure to
  * start is a failed report).
  */
-export async function runInBrowser(name, dir, { browser: driver, expect, runs, csp }) {
+export async function runInBrowser(name, dir, { browser: driver, expect, runs, csp, isolated = true }) {
   writeFileSync(join(dir, 'index.html'), html(needsCaptureScript(driver)));
   writeFileSync(join(dir, 'page.mjs'), pageModule);
   writeFileSync(join(dir, 'worker.mjs'), workerModule);
   writeFileSync(join(dir, CAPTURE_PATH.slice(1)), CAPTURE_SCRIPT);
   const server = await serve([['/', dir]], () => ({
-    'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp',
+    ...(isolated ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } : {}),
     ...(csp ? { 'Content-Security-Policy': csp } : {}),
   }));
   const failed = (engine, version, message) => ({ engine, version, passed: 0, failed: 1, failures: [{ name: 'the engine ran the suite', message }] });

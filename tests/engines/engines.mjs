@@ -73,6 +73,12 @@ export const BROWSERS = {
     browser: 'wpe', expect: { ...webkitFeatures, float16Array: false, resizableArrayBuffer: false },
     runs: [{ where: 'page', expectBackend: 'wasm' }],
   },
+  // A page that is not cross-origin isolated (no COOP/COEP): no SharedArrayBuffer, so the
+  // worker form talks by postMessage there (worker/shared.ts), as on most sites.
+  'chromium-plain': {
+    browser: 'chromium', expect: { ...all, sharedArrayBuffer: false }, isolated: false,
+    runs: [{ where: 'page', form: 'worker' }],
+  },
   // A page whose policy lets scripts of its origin run but no wasm compile. The suite
   // compiles its `using` case with new Function, which the policy refuses too. The
   // worker form's worker, served under the same policy, chooses the js backend as well.

@@ -9,7 +9,7 @@
 // Engine names: node20 node20-wasm node20-js node20-nosimd node20-jitless node20-js-entry
 // node22 node24 node26 deno bun node20-worker-form node20-jitless-worker-form node22-worker-form
 // node24-worker-form node26-worker-form deno-worker-form bun-worker-form
-// chromium firefox webkit wpe chromium-csp
+// chromium firefox webkit wpe chromium-plain chromium-csp
 // (default: all; tests/engines/engines.mjs says what each is). Needs `npm ci --prefix tests/engines` and the Debian
 // browsers (scripts/setup.sh installs both). An engine that cannot start is a
 // failure. Prints `N passed, M failed` per engine and form, then the total,

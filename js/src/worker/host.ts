@@ -9,11 +9,8 @@ import { OnnxOpsError, WasmTensor, createOps, type Ops } from '../index.js';
 import { OP_SPECS } from '../core/spec.js';
 import { type Answers, type Asking, type Reply, type Request, toWire } from './protocol.js';
 import { workerThreads } from './node.js';
+import { type Port, sharedPort } from './shared.js';
 
-interface Port {
-  post(reply: Reply, transfer: Transferable[]): void;
-  listen(f: (request: Request) => void): void;
-}
 
 /** A worker's global scope in browsers (what TypeScript's WebWorker library declares of it). */
 declare const self: { postMessage(m: Reply, t: Transferable[]): void; onmessage: ((e: MessageEvent<Request>) => void) | null };
@@ -25,7 +22,7 @@ function parent(): Port {
   return { post: (m, t) => self.postMessage(m, t), listen: (f) => { self.onmessage = (e) => f(e.data); } };
 }
 
-serve(parent());
+serve(sharedPort(parent()));
 
 /**
  * Takes the Web Lock `name` and holds it as long as this worker lives: its

@@ -6,6 +6,7 @@ import type { OnnxOpsError } from '../errors.js';
 import type { BackendName } from '../backend/backend.js';
 import { type Reply, type Request, type WorkerInit, fromWire } from './protocol.js';
 import { nodeWorkerFile, workerThreads } from './node.js';
+import { sharedLink } from './shared.js';
 
 /** A message port to the worker. */
 export interface Link {
@@ -53,7 +54,7 @@ export async function start(OnnxOpsErrorClass: typeof OnnxOpsError, startWebWork
     `could not start the worker from ${WORKER_FILE}: ${why}`);
   let link: Link;
   try {
-    link = connect(startWebWorker);
+    link = sharedLink(connect(startWebWorker)); // shared memory where the engine lets the page use it
   } catch (e) {
     throw failed((e as Error)?.message ?? String(e));
   }

@@ -24,6 +24,8 @@ export interface WorkerInit {
   options: Omit<CreateOpsOptions, 'worker'>;
   lock?: string;
   beat?: number;
+  /** The shared-memory channel's buffer (worker/shared.ts), where the page uses one. */
+  channel?: SharedArrayBuffer;
 }
 
 /** A plain input's data, copied or moved to the worker; or a worker tensor's handle. */

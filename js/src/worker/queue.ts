@@ -95,7 +95,11 @@ export class Requests {
 
   /** A call's error found here, rejected in its turn: after the calls made before it settle. */
   inTurn(e: unknown): Promise<never> {
-    const fail = () => Promise.reject(e);
+    // Thrown, not returned as a rejected promise (which settles two microtasks later): replies that
+    // arrive together (the shared channel reads them in one go) must not overtake it.
+    const fail = () => {
+      throw e;
+    };
     const p = this.#last.then(fail, fail);
     this.#last = p;
     return p;
