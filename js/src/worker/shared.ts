@@ -467,7 +467,8 @@ export function sharedPort(base: Port): Port {
       });
     },
     post(reply, transfer) {
-      if (!ch || reply.t === 'ready' || reply.t === 'failed') {
+      // A heartbeat goes by postMessage: it tells the page's link (not the queue) that this worker lives.
+      if (!ch || reply.t === 'ready' || reply.t === 'failed' || reply.t === 'beat') {
         base.post(reply, transfer);
         if (ch && reply.t === 'ready') run();
         return;
