@@ -4,24 +4,10 @@
  */
 import type { OnnxOpsError } from '../errors.js';
 import type { BackendName } from '../backend/backend.js';
-import { type Reply, type Request, type WorkerInit, fromWire } from './protocol.js';
+import { type Link, type Reply, fromWire } from './protocol.js';
 import { nodeWorkerFile, workerThreads } from './node.js';
 import { sharedLink } from './shared.js';
 
-/** A message port to the worker. */
-export interface Link {
-  post(message: Request, transfer: Transferable[]): void;
-  /**
-   * Calls `message` with each reply and `failure` once if the worker dies,
-   * saying why (an exit code, an error, a released Web Lock): called once.
-   */
-  listen(message: (reply: Reply) => void, failure: (why: string) => void): void;
-  terminate(): Promise<unknown> | void;
-  /** Whether the worker keeps a Node process alive (while calls are in flight). */
-  hold(on: boolean): void;
-  /** What the init request carries for the link to watch the worker's life (a browser's Web Lock or heartbeat). */
-  readonly watch?: Pick<WorkerInit, 'lock' | 'beat'>;
-}
 
 const WORKER_FILE = 'onnx-ops-wasm-worker.js';
 

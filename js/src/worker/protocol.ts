@@ -85,3 +85,18 @@ export type Reply =
   | { t: 'failed'; error: WireError }
   | { t: 'done'; id: number; value: Answers[Asking['t']] }
   | { t: 'error'; id: number; error: WireError };
+
+/** A message port to the worker (link.ts makes one; shared.ts wraps one): here, where both import it without a circle. */
+export interface Link {
+  post(message: Request, transfer: Transferable[]): void;
+  /**
+   * Calls `message` with each reply and `failure` once if the worker dies,
+   * saying why (an exit code, an error, a released Web Lock): called once.
+   */
+  listen(message: (reply: Reply) => void, failure: (why: string) => void): void;
+  terminate(): Promise<unknown> | void;
+  /** Whether the worker keeps a Node process alive (while calls are in flight). */
+  hold(on: boolean): void;
+  /** What the init request carries for the link to watch the worker's life (a browser's Web Lock or heartbeat). */
+  readonly watch?: Pick<WorkerInit, 'lock' | 'beat'>;
+}

@@ -9,8 +9,7 @@
  */
 import type { OnnxOpsError } from '../errors.js';
 import type { AbortSignalLike } from '../core/types.js';
-import type { Link } from './link.js';
-import { type Answers, type Asking, type Reply, type Request, fromWire } from './protocol.js';
+import { type Answers, type Asking, type Link, type Reply, type Request, fromWire } from './protocol.js';
 
 /** A request's promise, to settle; `op` names it in errors. */
 type Pending = { resolve: (value: unknown) => void; reject: (e: unknown) => void; op: string };

@@ -19,8 +19,7 @@
  * postMessage. The page never blocks: it awaits replies with Atomics.waitAsync,
  * and requests that find the ring full wait on the page in order.
  */
-import type { Link } from './link.js';
-import type { Reply, Request } from './protocol.js';
+import type { Link, Reply, Request } from './protocol.js';
 
 /** An end of the worker's port to the page (host.ts). */
 export interface Port {
