@@ -88,8 +88,9 @@ function ARRAYS(): NonNullable<typeof arrays> {
   }
   return arrays;
 }
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+// Made on first use: hosts without them (QuickJS, a bare vm context) load this file to be refused the worker form.
+let encoder: TextEncoder | undefined;
+let decoder: TextDecoder | undefined;
 let scratch = new Uint8Array(256);
 
 /** `m` as an entry, or undefined if it must be posted (too large, or an array this realm could not rebuild). */
@@ -173,7 +174,7 @@ class Ring {
       if (!ascii) {
         // Through a plain buffer: Chromium's encodeInto refuses a shared one (and TextDecoder too, in read()).
         if (scratch.length < n * 3) scratch = new Uint8Array(n * 6);
-        written = encoder.encodeInto(json, scratch).written;
+        written = (encoder ??= new TextEncoder()).encodeInto(json, scratch).written;
         u8.set(scratch.subarray(0, written), at);
       }
       len = align(at - pos + written);
@@ -213,7 +214,7 @@ class Ring {
     } else {
       if (scratch.length < n) scratch = new Uint8Array(n * 2);
       scratch.set(this.u8.subarray(at, at + n));
-      text = decoder.decode(scratch.subarray(0, n));
+      text = (decoder ??= new TextDecoder()).decode(scratch.subarray(0, n));
     }
     const sab = this.sab, offset = this.u8.byteOffset + pos;
     const revive = (v: unknown): unknown => {
