@@ -328,9 +328,10 @@ describe('the worker form\'s worker dies, restarts; start-up bound; cancellation
     let made = 0;
     wt.Worker = class extends Original {
       constructor(file: string | URL) {
-        // (stopImmediatePropagation: the library's listener never sees the Max, which an uncaught error alone would not stop.)
+        // (stopImmediatePropagation: the library's listener never sees the Max, which an uncaught error alone would not stop.
+        // A call crosses as protocol.ts's flat list: [1, id, op, ...].)
         super(`require('node:worker_threads').parentPort.addEventListener('message', (e) => {
-  if (e.data.t === 'call' && e.data.op === 'Max') { e.stopImmediatePropagation(); ${death}; }
+  if (Array.isArray(e.data) && e.data[0] === 1 && e.data[2] === 'Max') { e.stopImmediatePropagation(); ${death}; }
 });
 import(${JSON.stringify(String(file))});`, { eval: true });
         made++;

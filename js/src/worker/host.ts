@@ -7,19 +7,19 @@
  */
 import { OnnxOpsError, WasmTensor, createOps, type Ops } from '../index.js';
 import { OP_SPECS } from '../core/spec.js';
-import { type Answers, type Asking, type Reply, type Request, toWire } from './protocol.js';
+import { type Answers, type Asking, type Reply, type Request, fromFlat, moveIfLarge, toFlat, toWire } from './protocol.js';
 import { workerThreads } from './node.js';
 import { type Port, sharedPort } from './shared.js';
 
 
 /** A worker's global scope in browsers (what TypeScript's WebWorker library declares of it). */
-declare const self: { postMessage(m: Reply, t: Transferable[]): void; onmessage: ((e: MessageEvent<Request>) => void) | null };
+declare const self: { postMessage(m: unknown, t: Transferable[]): void; onmessage: ((e: MessageEvent) => void) | null };
 
 /** The page's end: Node's (and Deno's, Bun's) parentPort under worker_threads, the worker's global scope in browsers. */
 function parent(): Port {
   const port = workerThreads()?.parentPort;
-  if (port) return { post: (m, t) => port.postMessage(m, t), listen: (f) => port.on('message', f) };
-  return { post: (m, t) => self.postMessage(m, t), listen: (f) => { self.onmessage = (e) => f(e.data); } };
+  if (port) return { post: (m, t) => port.postMessage(toFlat(m), t), listen: (f) => port.on('message', (x) => f(fromFlat(x) as Request)) };
+  return { post: (m, t) => self.postMessage(toFlat(m), t), listen: (f) => { self.onmessage = (e) => f(fromFlat(e.data) as Request); } };
 }
 
 serve(sharedPort(parent()));
@@ -62,14 +62,14 @@ function serve(port: Port): void {
           if (m.result) tensors.set(m.result, r);
           return [undefined, []];
         }
-        return [r, [r.data.buffer as ArrayBuffer]];
+        return [r, moveIfLarge(r.data)];
       }
       case 'tensor':
         tensors.set(m.h, o.tensor(m.dtype, m.shape, m.data));
         return [undefined, []];
       case 'read': {
         const r = tensor(m.h).toPlain();
-        return [r, [r.data.buffer as ArrayBuffer]];
+        return [r, moveIfLarge(r.data)];
       }
       case 'stats':
         return [o.memoryStats(), []];

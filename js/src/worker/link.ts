@@ -4,7 +4,7 @@
  */
 import type { OnnxOpsError } from '../errors.js';
 import type { BackendName } from '../backend/backend.js';
-import { type Link, type Reply, fromWire } from './protocol.js';
+import { type Link, type Reply, fromFlat, fromWire, toFlat } from './protocol.js';
 import { nodeWorkerFile, workerThreads } from './node.js';
 import { sharedLink } from './shared.js';
 
@@ -84,7 +84,7 @@ function connect(startWebWorker: () => Worker): Link {
   if (!wt) return webLink(startIn(startWebWorker));
   const worker = new wt.Worker(nodeWorkerFile(WORKER_FILE), { name: 'onnx-ops-wasm' });
   return {
-    post: (m, t) => worker.postMessage(m, t),
+    post: (m, t) => worker.postMessage(toFlat(m), t),
     listen(message, failure) {
       let dead = false;
       // An uncaught error is followed by the exit: the first says why.
@@ -92,7 +92,7 @@ function connect(startWebWorker: () => Worker): Link {
         if (!dead) failure(why);
         dead = true;
       };
-      worker.on('message', message);
+      worker.on('message', (x: Parameters<typeof fromFlat>[0]) => message(fromFlat(x) as Reply));
       worker.on('error', (e: Error) => fail(`the worker failed: ${e?.message ?? String(e)}`));
       worker.on('exit', (code: number) => fail(`the worker exited (code ${code})`));
     },
@@ -136,7 +136,7 @@ function webLink(worker: Worker): Link {
   };
   return {
     watch: { lock, beat: silence / 10 },
-    post: (m, t) => worker.postMessage(m, t),
+    post: (m, t) => worker.postMessage(toFlat(m), t),
     listen(message, failure) {
       let heard = Date.now();
       const fail = (why: string) => {
@@ -146,7 +146,7 @@ function webLink(worker: Worker): Link {
       };
       worker.onmessage = (e) => {
         heard = Date.now();
-        const reply = e.data as Reply;
+        const reply = fromFlat(e.data) as Reply;
         if (reply.t === 'beat') return;
         if (reply.t === 'ready') {
           if (reply.locked) {

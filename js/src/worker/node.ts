@@ -4,15 +4,15 @@
  * process.getBuiltinModule, which no bundler resolves or warns about, where an
  * import() of the name would make webpack and rspack warn and Metro fail.
  */
-import type { Reply, Request } from './protocol.js';
+import type { Flat, Request } from './protocol.js';
 
 /** The part of node:worker_threads the worker form uses. */
 export interface WorkerThreads {
   Worker: new (file: URL | string, options: object) => {
-    postMessage(m: Request, t: Transferable[]): void; on(e: string, f: (x: never) => void): void;
+    postMessage(m: unknown, t: Transferable[]): void; on(e: string, f: (x: never) => void): void;
     terminate(): Promise<number>; ref(): void; unref(): void;
   };
-  parentPort: { postMessage(m: Reply, t: Transferable[]): void; on(e: 'message', f: (m: Request) => void): void } | null;
+  parentPort: { postMessage(m: unknown, t: Transferable[]): void; on(e: 'message', f: (m: Flat | Request) => void): void } | null;
 }
 
 /** The module, or undefined outside a runtime with Node's APIs (a browser); throws where Node is too old to hand it out. */

@@ -86,6 +86,121 @@ export type Reply =
   | { t: 'done'; id: number; value: Answers[Asking['t']] }
   | { t: 'error'; id: number; error: WireError };
 
+/**
+ * Arrays up to this many bytes cross by copy (postMessage's clone), larger
+ * ones are moved (transfer): moving costs a fixed price in allocations that
+ * only a copy of more than a few KiB outweighs (docs/PERFORMANCE.md).
+ */
+export const CLONE_MAX = 4096;
+
+/** The transfer list for a typed array that crosses the channel: its buffer if it is large enough to be moved. */
+export const moveIfLarge = (data: ArrayBufferView | undefined): Transferable[] =>
+  data && data.byteLength > CLONE_MAX ? [data.buffer as ArrayBuffer] : [];
+
+/**
+ * A request or reply as it crosses the channel: a flat list of numbers,
+ * strings and typed arrays, because engines clone such a list in a fraction of
+ * the time a nested object with named fields takes, and the shared ring
+ * (shared.ts) writes it as bytes. Init, ready, failed and beat cross as the
+ * objects they are (once per worker, or on postMessage only).
+ */
+export type Flat = (number | string | undefined | ArrayBufferView)[];
+
+// A flat message's first item: its kind.
+const CALL = 1, TENSOR = 2, READ = 3, STATS = 4, TRIM = 5, FREE = 6, DONE = 7, RESULT = 8, VALUE = 9, ERROR = 10;
+
+/** A tensor's dtype, shape and data (undefined: none) appended to `f`. */
+function pushTensor(f: Flat, dtype: DType, shape: readonly number[], data: TypedArray | undefined): void {
+  f.push(dtype, shape.length);
+  for (const d of shape) f.push(d);
+  f.push(data);
+}
+
+/** `m` as the channel carries it: a Flat, or `m` itself for the kinds that cross as objects. */
+export function toFlat(m: Request | Reply): Flat | Request | Reply {
+  switch (m.t) {
+    case 'call': {
+      const f: Flat = [CALL, m.id, m.op, m.opset, m.out, m.result, m.inputs.length];
+      // A worker tensor's handle (positive), or 0 and a plain input's dtype, shape and data.
+      for (const w of m.inputs) {
+        if (typeof w === 'number') f.push(w);
+        else {
+          f.push(0);
+          pushTensor(f, w.dtype, w.shape, w.data);
+        }
+      }
+      return f;
+    }
+    case 'tensor': {
+      const f: Flat = [TENSOR, m.id, m.h];
+      pushTensor(f, m.dtype, m.shape, m.data);
+      return f;
+    }
+    case 'read': return [READ, m.id, m.h];
+    case 'stats': return [STATS, m.id];
+    case 'trim': return [TRIM, m.id];
+    case 'free': return [FREE, m.h];
+    case 'done': {
+      const v = m.value;
+      if (v === undefined) return [DONE, m.id];
+      if ('data' in v) {
+        const f: Flat = [RESULT, m.id];
+        pushTensor(f, v.dtype, v.shape, v.data);
+        return f;
+      }
+      return [VALUE, m.id, JSON.stringify(v)];
+    }
+    case 'error': return [ERROR, m.id, JSON.stringify(m.error)];
+    default: return m;
+  }
+}
+
+/** A message from what the channel carried: toFlat()'s inverse. */
+export function fromFlat(x: Flat | Request | Reply): Request | Reply {
+  if (!Array.isArray(x)) return x;
+  let i = 0;
+  const next = () => x[i++] as number;
+  const tensor = () => {
+    const dtype = x[i++] as DType, rank = next(), shape: number[] = [];
+    for (let k = 0; k < rank; k++) shape.push(next());
+    return { dtype, shape, data: x[i++] as TypedArray | undefined };
+  };
+  const kind = next();
+  switch (kind) {
+    case CALL: {
+      const id = next(), op = x[i++] as OpName, opset = x[i++] as number | undefined, out = next(), result = next(), n = next();
+      const inputs: WireInput[] = [];
+      for (let k = 0; k < n; k++) {
+        const h = next();
+        inputs.push(h ? h : tensor() as Exclude<WireInput, number>);
+      }
+      return { t: 'call', id, op, opset, inputs, out, result };
+    }
+    case TENSOR: {
+      const id = next(), h = next();
+      return { t: 'tensor', id, h, ...tensor() };
+    }
+    case READ: return { t: 'read', id: next(), h: next() };
+    case STATS: return { t: 'stats', id: next() };
+    case TRIM: return { t: 'trim', id: next() };
+    case FREE: return { t: 'free', h: next() };
+    case DONE: return { t: 'done', id: next(), value: undefined };
+    case RESULT: {
+      const id = next();
+      return { t: 'done', id, value: tensor() as Result };
+    }
+    case VALUE: {
+      const id = next();
+      return { t: 'done', id, value: JSON.parse(x[i] as string) as MemoryStats };
+    }
+    case ERROR: {
+      const id = next();
+      return { t: 'error', id, error: JSON.parse(x[i] as string) as WireError };
+    }
+  }
+  throw new Error(`onnx-ops-wasm worker: a message of unknown kind ${kind}`);
+}
+
 /** A message port to the worker (link.ts makes one; shared.ts wraps one): here, where both import it without a circle. */
 export interface Link {
   post(message: Request, transfer: Transferable[]): void;

@@ -12,7 +12,7 @@ import type { Call, CheckedInput } from '../core/call.js';
 import type { Backend, BackendName, MemoryStats, RunOptions } from '../backend/backend.js';
 import type { Lent } from '../lent.js';
 import type { InputRef } from '../errors.js';
-import type { WireInput } from './protocol.js';
+import { type WireInput, moveIfLarge } from './protocol.js';
 import type { Requests } from './queue.js';
 
 export class RemoteBackend implements Backend<true> {
@@ -57,23 +57,22 @@ export class RemoteBackend implements Backend<true> {
 
   run(call: Call, options?: RunOptions): Promise<Result | WasmTensor> {
     const { OnnxOpsError, WasmTensor, bufferOf, byteOffsetOf, copyInto } = this.lent;
-    const move = options?.transfer === true;
-    const transfer = new Set<Transferable>();
-    const moved = new Map<ArrayBufferLike, ArrayBuffer | undefined>();
+    const transfer: Transferable[] = [];
+    // With transfer: true, each input buffer moved once (inputs may share one), and where its inputs lie in it, read before any is detached.
+    const moved = options?.transfer === true ? new Map<ArrayBufferLike, ArrayBuffer | undefined>() : undefined;
+    const offsets = moved ? call.inputs.map((c) => (c.data ? byteOffsetOf(c.data) : 0)) : undefined;
     const outArray = call.outArray;
     const keep = outArray ? bufferOf(outArray.data) : undefined; // an in-place input is copied, out stays
-    // Where inputs lie in their buffers, read before any buffer is detached (inputs may share one).
-    const offsets = call.inputs.map((c) => (move && c.data ? byteOffsetOf(c.data) : 0));
     const { info, shape, size, op } = call;
     const outTensor = call.outTensor;
     if (this.#floor) {
       call.inputs.forEach((c, i) => c.tensor && this.checkHeld(c.tensor, op, i));
       if (outTensor) this.checkHeld(outTensor, op, 'out');
     }
-    const inputs: WireInput[] = call.inputs.map((c, i) => (c.tensor ? c.tensor.address : this.#wire(c, move, keep, transfer, moved, offsets[i])));
+    const inputs: WireInput[] = call.inputs.map((c, i) => (c.tensor ? c.tensor.address : this.#wire(c, keep, transfer, moved, offsets?.[i] ?? 0)));
     const result = call.tensorResult && !outTensor ? ++this.#handles : 0;
     const request = { t: 'call' as const, id: 0, op, opset: call.opset, inputs, out: outTensor?.address ?? 0, result };
-    return this.requests.send(request, [...transfer], op, options?.signal).then((r) => {
+    return this.requests.send(request, transfer, op, options?.signal).then((r) => {
       if (outTensor) return outTensor;
       if (!r) return new WasmTensor(this, info.name, shape, size, result); // the worker keeps the new tensor
       if (!outArray) return r;
@@ -88,27 +87,28 @@ export class RemoteBackend implements Backend<true> {
   }
 
   /**
-   * A plain input for the worker: its buffer moved (`move`: transfer: true,
-   * where it can move, and not `keep`, out's) or its elements copied.
-   * `moved`: the call's buffers moved so far, each moved once; `offset`: the
-   * input's byte offset in its buffer.
+   * A plain input for the worker: its buffer moved (`moved`: transfer: true,
+   * the call's buffers moved so far, each once; where it can move, and not
+   * `keep`, out's) or its elements copied (the copy moved too if large).
+   * `offset`: the input's byte offset in its buffer.
    */
-  #wire(c: CheckedInput, move: boolean, keep: ArrayBufferLike | undefined, transfer: Set<Transferable>,
-    moved: Map<ArrayBufferLike, ArrayBuffer | undefined>, offset: number): WireInput {
+  #wire(c: CheckedInput, keep: ArrayBufferLike | undefined, transfer: Transferable[],
+    moved: Map<ArrayBufferLike, ArrayBuffer | undefined> | undefined, offset: number): WireInput {
     const { info, shape, size } = c;
     let data = c.data!;
     const buffer = c.buffer!;
-    if (move && buffer !== keep && Object.prototype.toString.call(buffer) === '[object ArrayBuffer]' && !moved.has(buffer)) {
+    if (moved && buffer !== keep && Object.prototype.toString.call(buffer) === '[object ArrayBuffer]' && !moved.has(buffer)) {
       moved.set(buffer, detachInto(buffer as ArrayBuffer));
     }
-    const into = moved.get(buffer);
+    const into = moved?.get(buffer);
     if (into) {
       data = new info.array(into, offset, size);
-      transfer.add(into);
+      if (!transfer.includes(into)) transfer.push(into);
     } else {
+      // A copy of the input's own elements: the clone of a view would carry its whole buffer, and a shared one would stay shared.
       const copy = new info.array(size);
       this.lent.copyInto(copy, data);
-      transfer.add(copy.buffer as ArrayBuffer);
+      transfer.push(...moveIfLarge(copy));
       data = copy;
     }
     return { dtype: info.name, shape: [...shape], data };
@@ -118,7 +118,7 @@ export class RemoteBackend implements Backend<true> {
   made(t: WasmTensor): Promise<WasmTensor> {
     const written = this.#written;
     const request = { t: 'tensor' as const, id: 0, h: t.address, dtype: t.dtype, shape: [...t.shape], data: written };
-    return this.requests.send(request, written ? [written.buffer as ArrayBuffer] : [], 'tensor').then(() => t, (e) => {
+    return this.requests.send(request, moveIfLarge(written), 'tensor').then(() => t, (e) => {
       t.dispose();
       throw e;
     });

@@ -8,10 +8,10 @@
  * which transport runs.
  *
  * Each direction is a single-producer, single-consumer byte ring of entries:
- * an entry holds a message as JSON with its typed arrays' bytes beside it (8-aligned,
- * so that the worker runs the op on views of the ring itself). A message too large
- * for the ring (INLINE) still goes by postMessage, its buffers moved, and a
- * POSTED marker holds its place in the ring's order.
+ * an entry holds a message's flat form (protocol.ts) item by item, its typed
+ * arrays' bytes 8-aligned, so that the worker runs the op on views of the ring
+ * itself. A message too large for the ring (INLINE) still goes by postMessage,
+ * its buffers moved, and a POSTED marker holds its place in the ring's order.
  *
  * The worker blocks in Atomics.wait while requests keep coming; IDLE_MS after
  * the last one it parks (returns to its event loop, so that postMessage'd
@@ -19,7 +19,7 @@
  * postMessage. The page never blocks: it awaits replies with Atomics.waitAsync,
  * and requests that find the ring full wait on the page in order.
  */
-import type { Link, Reply, Request } from './protocol.js';
+import { type Flat, type Link, type Reply, type Request, fromFlat, toFlat } from './protocol.js';
 
 /** An end of the worker's port to the page (host.ts). */
 export interface Port {
@@ -38,27 +38,25 @@ const STATE = 4;
 const SIGNAL = 5;
 /** Set by the page while requests wait on it for room in the ring. */
 const WANT_ROOM = 6;
-/**
- * Set by the worker while it sleeps in Atomics.wait: only then does the page pay for Atomics.notify
- * (a futex wake, 15-35 µs here). The worker sleeps at once rather than polling: on 2 busy cores a
- * polling worker took the page's core and doubled the round trip.
- */
+/** Set by the worker while it sleeps in Atomics.wait: only then does the page pay for Atomics.notify (a futex wake). */
 const SLEEPING = 7;
 const RUNNING = 0, PARKED = 1;
-const HEADER = 64;
+export const HEADER = 64;
 /** Bytes per ring: a power of two. */
-const RING = 1 << 18;
+export const RING = 1 << 18;
 /** The largest entry that goes through a ring; larger messages are posted. */
 const INLINE = 1 << 16;
 /** Entry lengths that are markers: the ring goes on at its start; the message came by postMessage. */
 const WRAP = -1, POSTED = -2;
 /** How long the worker keeps waiting for requests before it parks, and at most runs before it lets its event loop in. */
 const IDLE_MS = 100, SLICE_MS = 50;
-
-/** The flag on an entry's JSON length when its JSON is ASCII, written and read byte by byte up to ASCII_MAX characters. */
-const ASCII = 1 << 30, ASCII_MAX = 4096;
-/** The key that marks a typed array's place in an entry's JSON. */
-const VIEW = '\u0000v';
+/**
+ * How long the worker polls the ring after a request before it sleeps: a caller that awaits its calls one
+ * after another sends the next within it, and a sleeping worker costs a wake-up each way that is most of a
+ * round trip. A poll in vain means the page is slow to answer (or the cores are busy, where polling takes
+ * the page's core): the next SKIP sleeps follow at once.
+ */
+const SPIN_MS = 0.04, SKIP = 64;
 
 /** The override that tests and the benchmark use to measure postMessage where shared memory exists. */
 const FORCE = Symbol.for('onnx-ops-wasm.channel');
@@ -66,73 +64,67 @@ const FORCE = Symbol.for('onnx-ops-wasm.channel');
 /** A message wrapped for postMessage when it did not fit in a ring; its place in the ring is a POSTED marker. */
 interface Posted { t: 'posted'; m: Request | Reply }
 
-/** A message as a ring entry: its JSON and its typed arrays, laid out at `bytes` (8-aligned, the JSON's worst case included). */
-interface Entry { json: string; views: ArrayBufferView[]; bytes: number }
-const MARKER: Entry = { json: '', views: [], bytes: 8 };
+/** A message as a ring entry: its flat form (protocol.ts), at most `bytes` long once written (8-aligned). */
+interface Entry { items: Flat; bytes: number }
+const MARKER: Entry = { items: [], bytes: 8 };
+
+// An item's first word, its kind: an int32; a float64 (8-aligned); undefined; a string by its number in the
+// ring's table; a string written out (and numbered, if short); a typed array (its class, length, 8-aligned bytes).
+const INT = 1, F64 = 2, UNDEF = 3, STR = 4, NEW_STR = 5, LONG_STR = 6, ARR = 7;
+/** Strings up to this length (op and dtype names) are written once per ring and then sent as their number, up to TABLE of them. */
+const SHORT = 24, TABLE = 256;
 
 const align = (n: number) => (n + 7) & ~7;
 
-type ArrayClass = new (b: ArrayBufferLike, o: number, n: number) => { slice(): unknown };
-let arrays: { names: Map<unknown, string>; classes: Map<string, ArrayClass> } | undefined;
-/** This realm's typed-array classes by name and back (a Map: looking names up on a worker's global costs microseconds). */
+type ArrayClass = new (b: ArrayBufferLike, o: number, n: number) => ArrayBufferView & { slice(): ArrayBufferView; set(a: ArrayBufferView): void };
+let arrays: { index: Map<unknown, number>; classes: ArrayClass[] } | undefined;
+/** This realm's typed-array classes, numbered alike on both ends (a Map: looking names up on a worker's global costs microseconds). */
 function ARRAYS(): NonNullable<typeof arrays> {
   if (!arrays) {
-    arrays = { names: new Map(), classes: new Map() };
+    arrays = { index: new Map(), classes: [] };
     for (const name of ['Float32Array', 'Float64Array', 'Float16Array', 'Int8Array', 'Int16Array', 'Int32Array', 'BigInt64Array',
       'Uint8Array', 'Uint8ClampedArray', 'Uint16Array', 'Uint32Array', 'BigUint64Array']) {
       const C = (globalThis as Record<string, unknown>)[name] as ArrayClass | undefined;
-      if (typeof C !== 'function') continue;
-      arrays.names.set(C, name);
-      arrays.classes.set(name, C);
+      arrays.classes.push(C!); // undefined where the engine lacks it: the numbers stay the same on both ends
+      if (typeof C === 'function') arrays.index.set(C, arrays.classes.length - 1);
     }
   }
   return arrays;
 }
-// Made on first use: hosts without them (QuickJS, a bare vm context) load this file to be refused the worker form.
-let encoder: TextEncoder | undefined;
-let decoder: TextDecoder | undefined;
-let scratch = new Uint8Array(256);
 
-/** `m` as an entry, or undefined if it must be posted (too large, or an array this realm could not rebuild). */
-function encode(m: object): Entry | undefined {
-  const views: ArrayBufferView[] = [];
-  let at = 8;
-  const strip = (v: unknown): unknown => {
-    if (v === null || typeof v !== 'object') return v;
-    if (ArrayBuffer.isView(v)) {
-      const name = ARRAYS().names.get(v.constructor);
-      if (name === undefined) throw views; // a class of another realm, or a DataView
-      views.push(v);
-      const o = [name, at, (v as unknown as { length: number }).length];
-      at = align(at + v.byteLength);
-      return { [VIEW]: o };
-    }
-    if (Array.isArray(v)) return v.map(strip);
-    const o: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) o[k] = strip((v as Record<string, unknown>)[k]);
-    return o;
-  };
-  let json: string;
-  try {
-    json = JSON.stringify(strip(m));
-  } catch (e) {
-    if (e === views) return undefined;
-    throw e;
+/** `m` as an entry, or undefined if it must be posted (too large, an object, or an array this realm could not rebuild). @internal Exported for tests/js/worker-wire.test.ts. */
+export function encode(m: Request | Reply): Entry | undefined {
+  const items = toFlat(m);
+  if (!Array.isArray(items)) return undefined;
+  let bytes = 8;
+  for (const v of items) {
+    if (typeof v === 'string') bytes += 8 + 2 * v.length;
+    else if (typeof v === 'object') {
+      if (ARRAYS().index.get(v.constructor) === undefined) return undefined; // a class of another realm, or a DataView
+      bytes += 24 + v.byteLength;
+    } else bytes += 16;
   }
-  const bytes = align(at + json.length * 3);
-  return bytes > INLINE ? undefined : { json, views, bytes };
+  bytes = align(bytes);
+  return bytes > INLINE ? undefined : { items, bytes };
 }
 
-/** One direction: the producer's and the consumer's view of a ring. */
-class Ring {
+/** One direction: the producer's and the consumer's view of a ring. @internal Exported for tests/js/worker-wire.test.ts. */
+export class Ring {
   readonly u8: Uint8Array;
+  readonly u16: Uint16Array;
   readonly words: Int32Array;
+  readonly f64: Float64Array;
   /** The consumer's read position (the shared TAIL word is stored after an entry is done with). */
   tail = 0;
+  /** The short strings written so far by their number (the producer's), and read so far in order (the consumer's). */
+  readonly sent = new Map<string, number>();
+  readonly seen: string[] = [];
 
   constructor(readonly sab: SharedArrayBuffer, readonly i32: Int32Array, readonly head: number, offset: number) {
     this.u8 = new Uint8Array(sab, offset, RING);
+    this.u16 = new Uint16Array(sab, offset, RING / 2);
     this.words = new Int32Array(sab, offset, RING / 4);
+    this.f64 = new Float64Array(sab, offset, RING / 8);
   }
 
   /** Writes the entry (or a POSTED marker) if it fits now, and publishes it. */
@@ -150,38 +142,58 @@ class Ring {
     } else if (free < e.bytes) {
       return false;
     }
-    let len = 8;
+    let at = pos + 8; // bytes, at a word
     if (e === MARKER) {
       words[pos >> 2] = POSTED;
+      at = pos + 8;
     } else {
-      let at = pos + 8;
-      for (const v of e.views) {
-        // As its own class, not through v.buffer: a small array lives on V8's heap, and asking for its buffer allocates one.
-        const C = v.constructor as new (b: ArrayBufferLike, o: number, n: number) => { set(a: ArrayBufferView): void };
-        const n = (v as unknown as { length: number }).length;
-        new C(this.sab, this.u8.byteOffset + at, n).set(v);
-        at = align(at + v.byteLength);
+      const items = e.items;
+      words[(pos >> 2) + 1] = items.length;
+      for (const v of items) {
+        if (typeof v === 'number') {
+          if ((v | 0) === v) {
+            words[at >> 2] = INT;
+            words[(at >> 2) + 1] = v;
+            at += 8;
+          } else {
+            words[at >> 2] = F64;
+            at = align(at + 4);
+            this.f64[at >> 3] = v;
+            at += 8;
+          }
+        } else if (v === undefined) {
+          words[at >> 2] = UNDEF;
+          at += 4;
+        } else if (typeof v === 'string') {
+          const known = this.sent.get(v);
+          if (known !== undefined) {
+            words[at >> 2] = STR;
+            words[(at >> 2) + 1] = known;
+            at += 8;
+            continue;
+          }
+          const n = v.length, numbered = n <= SHORT && this.sent.size < TABLE;
+          if (numbered) this.sent.set(v, this.sent.size);
+          words[at >> 2] = numbered ? NEW_STR : LONG_STR;
+          words[(at >> 2) + 1] = n;
+          at += 8;
+          const u16 = this.u16, k = at >> 1;
+          for (let i = 0; i < n; i++) u16[k + i] = v.charCodeAt(i);
+          at = (at + 2 * n + 3) & ~3;
+        } else {
+          const C = v.constructor as ArrayClass, n = (v as unknown as { length: number }).length;
+          words[at >> 2] = ARR;
+          words[(at >> 2) + 1] = ARRAYS().index.get(C)!;
+          words[(at >> 2) + 2] = n;
+          at = align(at + 12);
+          // As its own class, not through v.buffer: a small array lives on V8's heap, and asking for its buffer allocates one.
+          new C(this.sab, this.u8.byteOffset + at, n).set(v);
+          at = (at + v.byteLength + 3) & ~3;
+        }
       }
-      // ASCII JSON (nearly all) byte by byte: TextEncoder and TextDecoder cost microseconds a call in
-      // browsers (bindings), more than the rest of the entry.
-      const json = e.json, n = json.length, u8 = this.u8;
-      let written = n, ascii = n <= ASCII_MAX;
-      for (let i = 0; ascii && i < n; i++) {
-        const c = json.charCodeAt(i);
-        if (c > 127) ascii = false;
-        else u8[at + i] = c;
-      }
-      if (!ascii) {
-        // Through a plain buffer: Chromium's encodeInto refuses a shared one (and TextDecoder too, in read()).
-        if (scratch.length < n * 3) scratch = new Uint8Array(n * 6);
-        written = (encoder ??= new TextEncoder()).encodeInto(json, scratch).written;
-        u8.set(scratch.subarray(0, written), at);
-      }
-      len = align(at - pos + written);
-      words[pos >> 2] = len;
-      words[(pos >> 2) + 1] = ascii ? written | ASCII : written;
+      words[pos >> 2] = align(at - pos);
     }
-    Atomics.store(i32, this.head, (head + len) | 0);
+    Atomics.store(i32, this.head, (head + align(at - pos)) | 0);
     return true;
   }
 
@@ -196,41 +208,50 @@ class Ring {
    * The next entry's message (`copy`: its arrays copied out of the ring, else
    * views of it), POSTED for a marker, or undefined if none; done() after use.
    */
-  read(copy: boolean): object | typeof POSTED | undefined {
+  read(copy: boolean): Request | Reply | typeof POSTED | undefined {
     let pos = this.tail & (RING - 1);
     if (this.tail === Atomics.load(this.i32, this.head)) return undefined;
-    let len = this.words[pos >> 2];
-    if (len === WRAP) {
+    const words = this.words;
+    if (words[pos >> 2] === WRAP) {
       this.tail = (this.tail + RING - pos) | 0;
       pos = 0;
-      len = this.words[0];
     }
-    if (len === POSTED) return POSTED;
-    const word = this.words[(pos >> 2) + 1], n = word & ~ASCII;
-    const at = pos + len - align(n);
-    let text: string;
-    if (word & ASCII) {
-      text = String.fromCharCode.apply(null, this.u8.subarray(at, at + n) as unknown as number[]);
-    } else {
-      if (scratch.length < n) scratch = new Uint8Array(n * 2);
-      scratch.set(this.u8.subarray(at, at + n));
-      text = (decoder ??= new TextDecoder()).decode(scratch.subarray(0, n));
-    }
-    const sab = this.sab, offset = this.u8.byteOffset + pos;
-    const revive = (v: unknown): unknown => {
-      if (v === null || typeof v !== 'object') return v;
-      if (Array.isArray(v)) return v.map(revive);
-      const o = v as Record<string, unknown>;
-      const view = o[VIEW] as [string, number, number] | undefined;
-      if (view) {
-        const C = ARRAYS().classes.get(view[0])!;
-        const shared = new C(sab, offset + view[1], view[2]);
-        return copy ? shared.slice() : shared;
+    if (words[pos >> 2] === POSTED) return POSTED;
+    const count = words[(pos >> 2) + 1], items: Flat = [];
+    let at = pos + 8;
+    for (let k = 0; k < count; k++) {
+      const kind = words[at >> 2];
+      if (kind === INT) {
+        items.push(words[(at >> 2) + 1]);
+        at += 8;
+      } else if (kind === F64) {
+        at = align(at + 4);
+        items.push(this.f64[at >> 3]);
+        at += 8;
+      } else if (kind === UNDEF) {
+        items.push(undefined);
+        at += 4;
+      } else if (kind === STR) {
+        items.push(this.seen[words[(at >> 2) + 1]]);
+        at += 8;
+      } else if (kind === ARR) {
+        const C = ARRAYS().classes[words[(at >> 2) + 1]], n = words[(at >> 2) + 2];
+        at = align(at + 12);
+        const view = new C(this.sab, this.u8.byteOffset + at, n);
+        items.push(copy ? view.slice() : view);
+        at = (at + view.byteLength + 3) & ~3;
+      } else {
+        const n = words[(at >> 2) + 1];
+        at += 8;
+        let v = '';
+        // In slices: an argument list has a limit.
+        for (let i = 0; i < n; i += 8192) v += String.fromCharCode.apply(null, this.u16.subarray((at >> 1) + i, (at >> 1) + Math.min(n, i + 8192)) as unknown as number[]);
+        if (kind === NEW_STR) this.seen.push(v);
+        items.push(v);
+        at = (at + 2 * n + 3) & ~3;
       }
-      for (const k of Object.keys(o)) o[k] = revive(o[k]);
-      return o;
-    };
-    return revive(JSON.parse(text)) as object;
+    }
+    return fromFlat(items);
   }
 
   /** Frees the entry read last (its views of the ring are no longer used). */
@@ -248,7 +269,8 @@ class Ring {
   }
 }
 
-function rings(sab: SharedArrayBuffer): { i32: Int32Array; requests: Ring; replies: Ring } {
+/** The header and both rings of a channel's buffer (HEADER + 2 * RING bytes). @internal Exported for tests. */
+export function rings(sab: SharedArrayBuffer): { i32: Int32Array; requests: Ring; replies: Ring } {
   const i32 = new Int32Array(sab, 0, HEADER / 4);
   return { i32, requests: new Ring(sab, i32, REQ_HEAD, HEADER), replies: new Ring(sab, i32, REP_HEAD, HEADER + RING) };
 }
@@ -283,8 +305,8 @@ export function sharedLink(base: Link): Link {
   let awaiting = false, ended = false, turn = false;
 
   /**
-   * Wakes the worker for the requests just written: a notify if it sleeps in Atomics.wait (the page's
-   * last step: the woken worker may take this thread's core), a message if it parked.
+   * Wakes the worker for the requests just written: a notify if it sleeps in Atomics.wait (before the
+   * page sets up its own wait, so that the worker starts sooner), a message if it parked.
    */
   const wake = () => {
     if (Atomics.load(i32, SLEEPING)) Atomics.notify(i32, REQ_HEAD);
@@ -369,8 +391,8 @@ export function sharedLink(base: Link): Link {
       if (m.t !== 'free') wanted++;
       const sent = !waiting.length && requests.write(e);
       if (!sent) waiting.push(e);
-      pump(false);
       if (sent) wake();
+      pump(false);
     },
     // Called again by each user (start-up, then the queue): base's listeners are added once, the callbacks replaced.
     listen(message, failure) {
@@ -406,6 +428,8 @@ export function sharedPort(base: Port): Port {
   const posted: Request[] = [];
   let yielded: MessageChannel | undefined;
 
+  /** Sleeps left before the worker polls again (SPIN_MS). */
+  let skip = 0;
   /** Runs the requests in the ring as they come, until IDLE_MS without one (then parks) or SLICE_MS (then yields). */
   const run = () => {
     const { i32, requests } = ch!;
@@ -435,6 +459,12 @@ export function sharedPort(base: Port): Port {
         return;
       }
       if (now - start > SLICE_MS) return later();
+      if (skip === 0 && now - last < SPIN_MS) {
+        while (requests.tail === Atomics.load(i32, REQ_HEAD) && performance.now() - last < SPIN_MS);
+        if (requests.tail === Atomics.load(i32, REQ_HEAD)) skip = SKIP;
+        continue;
+      }
+      if (skip > 0) skip--;
       // Atomics.wait compares the head after SLEEPING is set: a request the page wrote before it saw SLEEPING is not missed.
       Atomics.store(i32, SLEEPING, 1);
       Atomics.wait(i32, REQ_HEAD, requests.tail, IDLE_MS - (now - last));
