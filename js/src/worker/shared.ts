@@ -53,10 +53,10 @@ const IDLE_MS = 100, SLICE_MS = 50;
 /**
  * How long the worker polls the ring after a request before it sleeps: a caller that awaits its calls one
  * after another sends the next within it, and a sleeping worker costs a wake-up each way that is most of a
- * round trip. A poll in vain means the page is slow to answer (or the cores are busy, where polling takes
- * the page's core): the next SKIP sleeps follow at once.
+ * round trip. A poll in vain means the page was slow to answer (a collection, or busy cores, where polling
+ * takes the page's core): after n in a row the next 2^n - 1 sleeps (at most 2^MAX_MISSES - 1) follow at once.
  */
-const SPIN_MS = 0.04, SKIP = 64;
+const SPIN_MS = 0.04, MAX_MISSES = 6;
 
 /** The override that tests and the benchmark use to measure postMessage where shared memory exists. */
 const FORCE = Symbol.for('onnx-ops-wasm.channel');
@@ -428,8 +428,8 @@ export function sharedPort(base: Port): Port {
   const posted: Request[] = [];
   let yielded: MessageChannel | undefined;
 
-  /** Sleeps left before the worker polls again (SPIN_MS). */
-  let skip = 0;
+  /** Sleeps left before the worker polls again (SPIN_MS), and the polls in vain in a row. */
+  let skip = 0, misses = 0;
   /** Runs the requests in the ring as they come, until IDLE_MS without one (then parks) or SLICE_MS (then yields). */
   const run = () => {
     const { i32, requests } = ch!;
@@ -461,7 +461,8 @@ export function sharedPort(base: Port): Port {
       if (now - start > SLICE_MS) return later();
       if (skip === 0 && now - last < SPIN_MS) {
         while (requests.tail === Atomics.load(i32, REQ_HEAD) && performance.now() - last < SPIN_MS);
-        if (requests.tail === Atomics.load(i32, REQ_HEAD)) skip = SKIP;
+        if (requests.tail !== Atomics.load(i32, REQ_HEAD)) misses = 0;
+        else skip = (1 << (misses = Math.min(misses + 1, MAX_MISSES))) - 1;
         continue;
       }
       if (skip > 0) skip--;
