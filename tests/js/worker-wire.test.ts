@@ -83,8 +83,12 @@ test('a ring: what one end writes the other reads, in order and bit for bit, man
       const e = encode(m)!;
       expect(e).toBeDefined();
       // A full ring refuses the entry until the consumer frees room.
+      const head = producer.i32[producer.head];
       while (!producer.write(e)) readOne(round % 2 === 0);
       written++;
+      // An entry takes no more than encode() reserved for it (past a wrap, the skipped end of the ring aside).
+      const used = (producer.i32[producer.head] - head) | 0;
+      if (used <= RING - (head & (RING - 1))) expect(used).toBeLessThanOrEqual(e.bytes);
     }
   }
   while (read < written) readOne(false);

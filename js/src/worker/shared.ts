@@ -98,7 +98,7 @@ export function encode(m: Request | Reply): Entry | undefined {
   if (!Array.isArray(items)) return undefined;
   let bytes = 8;
   for (const v of items) {
-    if (typeof v === 'string') bytes += 8 + 2 * v.length;
+    if (typeof v === 'string') bytes += 12 + 2 * v.length; // its kind and length, the characters, 2 bytes to a word
     else if (typeof v === 'object') {
       if (ARRAYS().index.get(v.constructor) === undefined) return undefined; // a class of another realm, or a DataView
       bytes += 24 + v.byteLength;
@@ -145,7 +145,6 @@ export class Ring {
     let at = pos + 8; // bytes, at a word
     if (e === MARKER) {
       words[pos >> 2] = POSTED;
-      at = pos + 8;
     } else {
       const items = e.items;
       words[(pos >> 2) + 1] = items.length;
@@ -191,9 +190,10 @@ export class Ring {
           at = (at + v.byteLength + 3) & ~3;
         }
       }
-      words[pos >> 2] = align(at - pos);
     }
-    Atomics.store(i32, this.head, (head + align(at - pos)) | 0);
+    const len = align(at - pos);
+    if (e !== MARKER) words[pos >> 2] = len;
+    Atomics.store(i32, this.head, (head + len) | 0);
     return true;
   }
 
