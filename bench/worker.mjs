@@ -11,7 +11,8 @@
 //   - the channel at the thread's floor: a 16-element Relu's round trip over the channel the
 //     instance chose (shared memory where SharedArrayBuffer and Atomics.waitAsync exist) and
 //     over postMessage, against two floors measured in the same run between this thread and a
-//     bare worker: a postMessage echo of the same data, and a SharedArrayBuffer + Atomics ping.
+//     bare worker: a postMessage echo of the same data, and a SharedArrayBuffer + Atomics ping;
+//     and the bound: the echo's worker running the sync API's Relu before it answers.
 //     In browsers on a plain page and on a cross-origin-isolated one (COOP/COEP).
 // Calls are awaited one after another: a call's time is its latency.
 //
@@ -41,6 +42,8 @@ export const FORMS = [
 const call = (ops, op, inputs, options) => (op === 'relu' ? ops.relu(inputs[0], options) : ops.max(inputs, options));
 const plain = (data) => ({ dtype: 'float32', shape: [data.length], data });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** How long each column of the channel part runs untimed first. */
+const WARM_MS = 1000;
 /** How long the pings run before each call: their longest gap then is the thread's floor on this machine. */
 const IDLE_MS = 100;
 
@@ -95,6 +98,18 @@ const on = (m) => {
   port ? port.postMessage(m) : postMessage(m);
 };
 if (port) port.on('message', on); else onmessage = (e) => on(e.data);`;
+/**
+ * The bound's worker: the echo's, but it runs the sync API's Relu (the library at `lib`, the build measured) on
+ * what it receives and sends the result back: the op's own cost in a thread just woken, with no page-side library.
+ */
+const OP_WORKER = (lib) => `
+const port = typeof require === 'function' ? require('node:worker_threads').parentPort : null;
+const send = (m) => (port ? port.postMessage(m) : postMessage(m));
+import(${JSON.stringify(lib)}).then(({ createOps }) => createOps()).then((ops) => {
+  const on = (m) => send({ t: m.t, data: ops.relu({ dtype: 'float32', shape: [m.data.length], data: m.data }).data });
+  if (port) port.on('message', on); else onmessage = (e) => on(e.data);
+  send('ready');
+});`;
 /** The override (worker/shared.ts) that makes createOps({ worker: true }) use postMessage where it would share memory. */
 const CHANNEL = Symbol.for('onnx-ops-wasm.channel');
 
@@ -103,16 +118,24 @@ export function sharesMemory() {
   return typeof SharedArrayBuffer === 'function' && typeof Atomics.waitAsync === 'function' && globalThis.crossOriginIsolated !== false;
 }
 
-async function startFloorWorker() {
+/** A bare worker running `source` (FLOOR_WORKER's, or OP_WORKER's as a module, which says 'ready' first). */
+async function startFloorWorker(source = FLOOR_WORKER, module = false) {
   const node = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+  let w, end;
   if (node) {
     const { Worker } = await import('node:worker_threads');
-    const w = new Worker(FLOOR_WORKER, { eval: true });
-    return { post: (m) => w.postMessage(m), on: (f) => w.on('message', f), end: () => w.terminate() };
+    w = new Worker(source, { eval: true });
+    end = () => w.terminate();
+  } else {
+    const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+    w = new Worker(url, module ? { type: 'module' } : {});
+    end = () => { w.terminate(); URL.revokeObjectURL(url); };
   }
-  const url = URL.createObjectURL(new Blob([FLOOR_WORKER], { type: 'text/javascript' }));
-  const w = new Worker(url);
-  return { post: (m) => w.postMessage(m), on: (f) => { w.onmessage = f; }, end: () => { w.terminate(); URL.revokeObjectURL(url); } };
+  // A page's listener gets the event, whose data (deserialized when read, in Chromium) the timed calls leave unread as the echo always did.
+  let f = () => {};
+  if (node) w.on('message', (m) => f({ data: m })); else w.onmessage = (e) => f(e);
+  if (module) await new Promise((ready, fail) => { f = ready; if (!node) w.onerror = (e) => fail(new Error(`the bound's worker failed: ${e.message}`)); });
+  return { post: (m) => w.postMessage(m), on: (g) => { f = g; }, end };
 }
 
 /**
@@ -124,7 +147,7 @@ async function startFloorWorker() {
  * Atomics.waitAsync, the worker blocking in Atomics.wait), where there is
  * shared memory. Resolves to { shared, cols: { [id]: { median_us, ... } } }.
  */
-export async function runChannelBench({ createOps, rounds = 9, batchMs = 40 }) {
+export async function runChannelBench({ createOps, lib, rounds = 9, batchMs = 40 }) {
   const shared = sharesMemory();
   const auto = await createOps({ worker: true });
   globalThis[CHANNEL] = 'message';
@@ -135,14 +158,18 @@ export async function runChannelBench({ createOps, rounds = 9, batchMs = 40 }) {
     delete globalThis[CHANNEL];
   }
   const echoWorker = await startFloorWorker(), pingWorker = shared ? await startFloorWorker() : undefined;
+  const opWorker = await startFloorWorker(OP_WORKER(lib), true);
   try {
     const data = Float32Array.from({ length: 16 }, (_, i) => i - 8);
     const x = { dtype: 'float32', shape: [16], data };
     for (const ops of [auto, message]) assertSame((await ops.relu(x)).data, data.map((v) => Math.max(v, 0)), 'Relu n=16');
-    let echoed;
-    echoWorker.on(() => echoed());
+    let echoed, opEchoed;
+    echoWorker.on((m) => echoed(m));
+    opWorker.on((m) => opEchoed(m));
+    assertSame((await new Promise((r) => { opEchoed = r; opWorker.post({ t: 'call', data }); })).data.data, data.map((v) => Math.max(v, 0)), 'Relu n=16, bare worker');
     const cols = [
       { id: 'echo', isAsync: true, fn: () => new Promise((r) => { echoed = r; echoWorker.post({ t: 'call', data }); }) },
+      { id: 'opEcho', isAsync: true, fn: () => new Promise((r) => { opEchoed = r; opWorker.post({ t: 'call', data }); }) },
       { id: 'auto', isAsync: true, fn: () => auto.relu(x) },
       { id: 'message', isAsync: true, fn: () => message.relu(x) },
       { id: 'autoStats', isAsync: true, fn: () => auto.memoryStats() },
@@ -163,11 +190,18 @@ export async function runChannelBench({ createOps, rounds = 9, batchMs = 40 }) {
         },
       });
     }
+    // Steady state: the library's code (both ends) runs optimised only after some thousands of calls, which cost
+    // several times as much before (a warm-up of about 0.5 s here); each column is warmed up alike before timing.
+    for (const c of cols) {
+      const t0 = performance.now();
+      while (performance.now() - t0 < WARM_MS) await c.fn();
+    }
     const timed = await timeRounds(cols, { rounds, batchMs });
     return { shared, crossOriginIsolated: globalThis.crossOriginIsolated, cols: Object.fromEntries(Object.entries(timed).map(([id, t]) => [id, { median_us: t.median_us, min_us: t.min_us, max_us: t.max_us, batch: t.batch }])) };
   } finally {
     echoWorker.end();
     pingWorker?.end();
+    opWorker.end();
     await Promise.all([auto.close(), message.close()]);
   }
 }
@@ -175,7 +209,7 @@ export async function runChannelBench({ createOps, rounds = 9, batchMs = 40 }) {
 /** The channel's ratios: the instance's channel over its floor (ping where it shares memory), and postMessage over the echo. */
 export function channelRatios(c) {
   const m = (id) => c.cols[id]?.median_us;
-  return { auto: c.shared ? m('auto') / m('ping') : m('auto') / m('echo'), message: m('message') / m('echo') };
+  return { auto: c.shared ? m('auto') / m('ping') : m('auto') / m('echo'), message: m('message') / m('echo'), bound: m('opEcho') / m('echo') };
 }
 
 /**
@@ -298,7 +332,7 @@ async function main() {
     await page.goto(`${srv.url}/blank.html`);
     const c = await page.evaluate(async (k) => {
       const [{ createOps }, { runChannelBench: run }] = await Promise.all([import('/dist/esm/index.js'), import('/bench/worker.mjs')]);
-      return run({ createOps, ...k });
+      return run({ createOps, lib: new URL('/dist/esm/index.js', location.href).href, ...k });
     }, { rounds: cfg.rounds, batchMs: cfg.batchMs });
     const problems = await page.flushProblems();
     if (problems.length) { console.error(`!!!!!!!! the page reported: ${problems.join('; ')}`); failed += problems.length; }
@@ -313,7 +347,7 @@ async function main() {
         const { createOps } = await import(pathToFileURL(INDEX).href);
         engine = `Node ${process.version}`;
         r = CHANNEL_ONLY ? {} : await runWorkerBench({ createOps, ...cfg, log: (m) => console.log(`node ${m}`) });
-        r.channel = { node: await runChannelBench({ createOps, rounds: cfg.rounds, batchMs: cfg.batchMs }) };
+        r.channel = { node: await runChannelBench({ createOps, lib: pathToFileURL(INDEX).href, rounds: cfg.rounds, batchMs: cfg.batchMs }) };
       } else {
         const [{ launch }, { serve }] = await Promise.all([import('../tests/browsers/drivers.mjs'), import('../tests/support/static-server.mjs')]);
         const mounts = [['/dist/', path.join(ROOT, 'dist')], ['/bench/', HERE], ['/tests/portable/', path.join(ROOT, 'tests', 'portable')], ['/', path.join(HERE, 'browser')]];
@@ -343,10 +377,11 @@ async function main() {
       }
       const meta = finishMachine({ engine, ...start, quick: QUICK, partial: PARTIAL, settings: cfg });
       for (const [where, c] of Object.entries(r.channel)) {
-        const { auto, message } = channelRatios(c);
+        const { auto, message, bound } = channelRatios(c);
         console.log(`${name} ${where}: Relu n=16 over ${c.shared ? 'shared memory' : 'postMessage'} ${c.cols.auto.median_us.toFixed(1)} µs, ${auto.toFixed(2)}x its floor ` +
           `(${c.shared ? `ping ${c.cols.ping.median_us.toFixed(1)} µs, target 2x` : `echo ${c.cols.echo.median_us.toFixed(1)} µs, target 1.5x`}); ` +
-          `over postMessage ${c.cols.message.median_us.toFixed(1)} µs, ${message.toFixed(2)}x the echo (target 1.5x)`);
+          `over postMessage ${c.cols.message.median_us.toFixed(1)} µs, ${message.toFixed(2)}x the echo (target 1.5x); ` +
+          `a bare worker running the sync Relu ${bound.toFixed(2)}x the echo`);
       }
       const prefix = path.join(HERE, 'results', `${PARTIAL ? 'quick-' : ''}worker-${name}`);
       if (CHANNEL_ONLY) {
@@ -381,14 +416,15 @@ function channelMarkdown(channel) {
     'between this thread and a worker: the floors are a bare worker\'s postMessage echo of the same 16 floats and a',
     'SharedArrayBuffer + Atomics ping (this thread awaiting `Atomics.waitAsync`, the worker in `Atomics.wait`). "The',
     'instance\'s channel" is what `createOps({ worker: true })` chose there; the postMessage column is the same call with',
-    'the channel forced to postMessage. Targets: shared memory within 2× the ping, postMessage within 1.5× the echo.', '',
-    '| page | channel | echo | ping | Relu, instance\'s channel | ÷ its floor | Relu over postMessage | ÷ echo | `memoryStats()`, instance / postMessage |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|'];
+    'the channel forced to postMessage. Targets: shared memory within 2× the ping, postMessage within 1.5× the echo.',
+    'The bound: the echo\'s worker running the sync API\'s Relu on what it receives before it answers (no page-side library).', '',
+    '| page | channel | echo | ping | Relu, instance\'s channel | ÷ its floor | Relu over postMessage | ÷ echo | bound ÷ echo | `memoryStats()`, instance / postMessage |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|'];
   for (const [where, c] of Object.entries(channel)) {
-    const { auto, message } = channelRatios(c);
+    const { auto, message, bound } = channelRatios(c);
     const m = (id) => c.cols[id]?.median_us;
     L.push(`| ${where === 'isolated' ? 'cross-origin isolated' : where} | ${c.shared ? 'shared memory' : 'postMessage'} | ${us(m('echo'))} | ${us(m('ping'))} | ` +
-      `${us(m('auto'))} | **${auto.toFixed(2)}×** ${c.shared ? 'ping' : 'echo'} | ${us(m('message'))} | **${message.toFixed(2)}×** | ${us(m('autoStats'))} / ${us(m('messageStats'))} |`);
+      `${us(m('auto'))} | **${auto.toFixed(2)}×** ${c.shared ? 'ping' : 'echo'} | ${us(m('message'))} | **${message.toFixed(2)}×** | ${bound.toFixed(2)}× | ${us(m('autoStats'))} / ${us(m('messageStats'))} |`);
   }
   L.push('');
   return L;
