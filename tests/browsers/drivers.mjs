@@ -484,8 +484,10 @@ async function launchFirefox(viewport) {
       headless: true,
       defaultViewport: viewport,
       // Overlay scrollbars, as in headless Chromium and in WebKitGTK: the page is as wide
-      // as the viewport, and so are full-page screenshots.
-      extraPrefsFirefox: { 'ui.useOverlayScrollbars': 1 },
+      // as the viewport, and so are full-page screenshots. No async stacks: under the remote
+      // agent a page is a debuggee, where Firefox records a stack at every promise, which a
+      // user's Firefox does only with its devtools open (timings would not be users').
+      extraPrefsFirefox: { 'ui.useOverlayScrollbars': 1, 'javascript.options.asyncstack': false },
       timeout: LAUNCH_TIMEOUT_MS,
       protocolTimeout: EVALUATE_TIMEOUT_MS + 60_000,
     });
