@@ -42,7 +42,10 @@ export const FORMS = [
 const call = (ops, op, inputs, options) => (op === 'relu' ? ops.relu(inputs[0], options) : ops.max(inputs, options));
 const plain = (data) => ({ dtype: 'float32', shape: [data.length], data });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-/** How long each column of the channel part runs untimed first. */
+/**
+ * How long each column of the channel part runs untimed first: both ends of the worker form run optimised
+ * code only after some thousands of calls, which cost several times the steady state before.
+ */
 const WARM_MS = 1000;
 /** How long the pings run before each call: their longest gap then is the thread's floor on this machine. */
 const IDLE_MS = 100;
@@ -190,8 +193,6 @@ export async function runChannelBench({ createOps, lib, rounds = 9, batchMs = 40
         },
       });
     }
-    // Steady state: the library's code (both ends) runs optimised only after some thousands of calls, which cost
-    // several times as much before (a warm-up of about 0.5 s here); each column is warmed up alike before timing.
     for (const c of cols) {
       const t0 = performance.now();
       while (performance.now() - t0 < WARM_MS) await c.fn();
